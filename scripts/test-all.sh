@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite: unit tests, then the e2e suites against real PostgreSQL and against the
+# embedded database (PGlite). Files named *.pg.e2e-spec.ts need a server (several connections,
+# other sessions) and run only against PostgreSQL.
+#   TEST_POSTGRES_URL  admin URL used to create throwaway databases
+#                      (default postgres://postgres@127.0.0.1:5432/postgres)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# PGlite loads its WebAssembly with a dynamic import(), which Jest's VM allows only with this flag.
+export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings=ExperimentalWarning"
+
+echo "== unit tests (node $(node --version))"
+npx jest --selectProjects unit
+
+echo "== e2e tests against PostgreSQL"
+TEST_DATABASE=postgres npx jest --selectProjects e2e --runInBand
+
+echo "== e2e tests against the embedded database (PGlite)"
+TEST_DATABASE=embedded npx jest --selectProjects e2e --runInBand --testPathIgnorePatterns '\.pg\.e2e-spec\.ts$'

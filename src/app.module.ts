@@ -1,0 +1,28 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { CatalogModule } from './catalog/catalog.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { loggerOptions } from './common/logging/logger-options';
+import { type AppConfig, loadConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+
+/** The HTTP service. Tests build it from a literal config; `main.ts` from the environment. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        DatabaseModule,
+        CatalogModule,
+        HealthModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+
+/** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
+export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
+  app.set('etag', false);
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** No route reads a body, so none is parsed: a malformed or huge body can never fail a request. */
+export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;

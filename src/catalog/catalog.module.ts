@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogStateEntity } from './catalog-state.entity';
+import { CatalogController } from './catalog.controller';
+import { CatalogService } from './catalog.service';
+import { CatalogStateRepository } from './catalog-state.repository';
+import { CatalogWriter } from './catalog-writer';
+import { TitleRepository } from './title.repository';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CatalogStateEntity])],
+  controllers: [CatalogController],
+  providers: [CatalogService, TitleRepository, CatalogStateRepository, CatalogWriter],
+  exports: [CatalogStateRepository, CatalogWriter],
+})
+export class CatalogModule {}

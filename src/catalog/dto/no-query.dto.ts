@@ -1,0 +1,2 @@
+/** For routes that take no query parameters: any parameter is unknown. */
+export class NoQueryDto {}

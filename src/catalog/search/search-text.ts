@@ -1,0 +1,83 @@
+/**
+ * The search text rules of the contract, shared by queries and by the stored documents so both
+ * sides fold identically: NFKC, control characters removed, tokens are maximal runs of letters and
+ * numbers (combining marks stay inside), then case folding and accent folding.
+ */
+
+export const MAX_QUERY_TOKENS = 20;
+export const MAX_QUERY_LENGTH = 100;
+
+const CONTROL_CHARACTERS = /\p{Cc}/gu;
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+/** Combining diacritical marks (the blocks accent folding removes after NFD). */
+// eslint-disable-next-line no-misleading-character-class -- ranges of combining marks, on purpose
+const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/gu;
+/** Letters that carry their accent in the base character, folded as `unaccent` does. */
+const LETTER_FOLDS: Readonly<Record<string, string>> = {
+  ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe', ς: 'σ',
+};
+const FOLDED_LETTERS = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
+/** PostgreSQL refuses lexemes of 2 KB or more; longer "words" are not searchable. */
+const MAX_LEXEME_BYTES = 1024;
+
+/** NFKC, then control characters removed (literally: "a\tb" becomes "ab"). */
+export function normalizeSearchText(raw: string): string {
+  return raw.normalize('NFKC').replace(CONTROL_CHARACTERS, '');
+}
+
+export function hasLetterOrNumber(normalized: string): boolean {
+  return LETTER_OR_NUMBER.test(normalized);
+}
+
+/** Case folding (full: "ß" → "ss") and accent folding ("Amélie" → "amelie") of one token. */
+export function foldToken(token: string): string {
+  return token
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(DIACRITICS, '')
+    .replace(FOLDED_LETTERS, (letter) => LETTER_FOLDS[letter])
+    .normalize('NFC');
+}
+
+/** The folded tokens of a text, in order, repeats kept. */
+export function searchTokens(text: string): string[] {
+  return Array.from(normalizeSearchText(text).matchAll(TOKEN), ([token]) => foldToken(token));
+}
+
+/** What a title stores for search: its lexemes and the token keys that mark an exact title match. */
+export interface SearchDocument {
+  lexemes: string[];
+  titleKey: string;
+  originalKey: string | null;
+}
+
+export function searchDocument(title: string, originalTitle: string | null): SearchDocument {
+  const titleTokens = searchTokens(title);
+  const originalTokens = originalTitle === null ? null : searchTokens(originalTitle);
+  const lexemes = new Set(
+    [...titleTokens, ...(originalTokens ?? [])].filter((token) => Buffer.byteLength(token) <= MAX_LEXEME_BYTES),
+  );
+  return {
+    lexemes: [...lexemes],
+    titleKey: titleTokens.join(' '),
+    originalKey: originalTokens === null ? null : originalTokens.join(' '),
+  };
+}
+
+/** A validated search: the tokens used (at most 20) and the key an exact title would have. */
+export interface SearchQuery {
+  tokens: string[];
+  key: string;
+}
+
+export function searchQuery(rawText: string): SearchQuery {
+  const tokens = searchTokens(rawText).slice(0, MAX_QUERY_TOKENS);
+  return { tokens, key: tokens.join(' ') };
+}
+
+/** The query as a `tsquery` literal: every distinct token required, each quoted as one lexeme. */
+export function toTsQuery(tokens: readonly string[]): string {
+  return [...new Set(tokens)].map((token) => `'${token.replace(/['\\]/g, (c) => `\\${c}`)}'`).join(' & ');
+}

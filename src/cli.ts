@@ -1,0 +1,17 @@
+import 'reflect-metadata';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from './cli/cli.module';
+import { reportCliFailure } from './cli/cli-errors';
+
+async function main(): Promise<void> {
+  await CommandFactory.run(CliModule.forRoot(), {
+    logger: false,
+    cliName: 'catalog-api',
+    errorHandler: reportCliFailure,
+    serviceErrorHandler: reportCliFailure,
+    // Commander's own error text would duplicate the one line reportCliFailure prints.
+    outputConfiguration: { writeErr: () => undefined },
+  });
+}
+
+main().catch(reportCliFailure);

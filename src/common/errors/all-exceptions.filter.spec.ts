@@ -1,0 +1,62 @@
+import { type ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import { ApiError } from './api-error';
+import { AllExceptionsFilter } from './all-exceptions.filter';
+
+function fakeHost() {
+  const headers = new Map<string, string>([['X-RateLimit-Limit', '10']]);
+  const res = {
+    headersSent: false,
+    statusCode: 200,
+    body: undefined as unknown,
+    setHeader: (name: string, value: string) => headers.set(name, value),
+    removeHeader: (name: string) => headers.delete(name),
+    status(code: number) {
+      this.statusCode = code;
+      return this;
+    },
+    json(body: unknown) {
+      this.body = body;
+      return this;
+    },
+    end: jest.fn(),
+  };
+  const req = { headers: { 'x-request-id': 'req-1' } };
+  const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
+  return { host, res, headers };
+}
+
+describe('AllExceptionsFilter', () => {
+  const filter = new AllExceptionsFilter();
+
+  it.each([
+    [new ApiError('TITLE_NOT_FOUND'), 404, 'TITLE_NOT_FOUND'],
+    [new NotFoundException('Cannot GET /x'), 404, 'ROUTE_NOT_FOUND'],
+    [Object.assign(new URIError('URI malformed'), { status: 400 }), 400, 'VALIDATION_ERROR'],
+    [new BadRequestException(), 400, 'VALIDATION_ERROR'],
+    [new Error('connection refused at 10.0.0.1'), 500, 'INTERNAL_ERROR'],
+    ['a thrown string', 500, 'INTERNAL_ERROR'],
+  ])('maps %p to %i %s without leaking details', (exception, status, code) => {
+    const { host, res } = fakeHost();
+    jest.spyOn(filter['logger'], 'error').mockImplementation(() => undefined);
+    filter.catch(exception, host);
+    expect(res.statusCode).toBe(status);
+    expect(res.body).toEqual({
+      error: { code, message: expect.any(String), request_id: 'req-1' },
+    });
+    expect(JSON.stringify(res.body)).not.toContain('10.0.0.1');
+  });
+
+  it('drops rate-limit headers from errors raised before the per-minute check', () => {
+    const { host, headers } = fakeHost();
+    filter.catch(new ApiError('INVALID_API_KEY'), host);
+    expect(headers.has('X-RateLimit-Limit')).toBe(false);
+    expect(headers.get('X-Request-Id')).toBe('req-1');
+  });
+
+  it('keeps them, and adds the error headers, after the per-minute check', () => {
+    const { host, headers } = fakeHost();
+    filter.catch(new ApiError('RATE_LIMITED', undefined, { 'Retry-After': '60' }), host);
+    expect(headers.get('X-RateLimit-Limit')).toBe('10');
+    expect(headers.get('Retry-After')).toBe('60');
+  });
+});

@@ -1,0 +1,57 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { assignRequestId } from '../request-id/request-id';
+import { ApiError } from './api-error';
+import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'];
+
+/**
+ * The only place that writes error responses: every failure, ours or the framework's, becomes
+ * `{ error: { code, message, request_id } }` with the status and headers of the catalogue.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const requestId = assignRequestId(req, res);
+    const error = this.toApiError(exception);
+    const definition = ERROR_CATALOGUE[error.code];
+
+    if (error.code === 'INTERNAL_ERROR') {
+      this.logger.error({ err: exception, requestId }, 'Request failed');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (!definition.keepsRateLimitHeaders) {
+      for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
+    }
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(definition.status).json({ error: { code: error.code, message: error.message, request_id: requestId } });
+  }
+
+  private toApiError(exception: unknown): ApiError {
+    if (exception instanceof ApiError) return exception;
+    const code = this.codeForFrameworkError(exception);
+    return new ApiError(code);
+  }
+
+  /** Framework and Express errors: Nest's unknown-route 404, URI decoding failures (400), the rest 500. */
+  private codeForFrameworkError(exception: unknown): ErrorCode {
+    const status =
+      exception instanceof HttpException
+        ? exception.getStatus()
+        : typeof (exception as { status?: unknown })?.status === 'number'
+          ? (exception as { status: number }).status
+          : 500;
+    if (status === 404) return 'ROUTE_NOT_FOUND';
+    if (status >= 400 && status < 500) return 'VALIDATION_ERROR';
+    return 'INTERNAL_ERROR';
+  }
+}

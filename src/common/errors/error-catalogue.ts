@@ -1,0 +1,38 @@
+/** Every error code of the contract; the catalogue below is the one place that maps them. */
+export type ErrorCode =
+  | 'VALIDATION_ERROR'
+  | 'MISSING_API_KEY'
+  | 'INVALID_API_KEY'
+  | 'API_KEY_DISABLED'
+  | 'TITLE_NOT_FOUND'
+  | 'ROUTE_NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'MONTHLY_QUOTA_EXCEEDED'
+  | 'INTERNAL_ERROR';
+
+interface ErrorDefinition {
+  status: number;
+  message: string;
+  /**
+   * Whether the rate-limit headers set by the limits guard stay on this response. Errors raised
+   * before the per-minute check (401, 403, unknown routes) and failures of /health carry only
+   * X-Request-Id.
+   */
+  keepsRateLimitHeaders: boolean;
+}
+
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDefinition>> = {
+  VALIDATION_ERROR: { status: 400, message: 'The request parameters are invalid.', keepsRateLimitHeaders: true },
+  MISSING_API_KEY: { status: 401, message: 'An API key is required.', keepsRateLimitHeaders: false },
+  INVALID_API_KEY: { status: 401, message: 'The supplied API key is invalid.', keepsRateLimitHeaders: false },
+  API_KEY_DISABLED: { status: 403, message: 'The API key has been disabled.', keepsRateLimitHeaders: false },
+  TITLE_NOT_FOUND: { status: 404, message: 'The requested title was not found.', keepsRateLimitHeaders: true },
+  ROUTE_NOT_FOUND: { status: 404, message: 'The requested route was not found.', keepsRateLimitHeaders: false },
+  RATE_LIMITED: { status: 429, message: 'Too many requests.', keepsRateLimitHeaders: true },
+  MONTHLY_QUOTA_EXCEEDED: {
+    status: 429,
+    message: 'The monthly quota has been exceeded.',
+    keepsRateLimitHeaders: true,
+  },
+  INTERNAL_ERROR: { status: 500, message: 'An internal error occurred.', keepsRateLimitHeaders: true },
+};

@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/**
+ * The request's id: the client's X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a new
+ * UUID. Decided once per request, echoed on the response at the same moment.
+ */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const known = requestIds.get(req);
+  if (known) return known;
+  const supplied = req.headers['x-request-id'];
+  const id = typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
+  requestIds.set(req, id);
+  if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}

@@ -1,0 +1,33 @@
+import { ApiError } from '../errors/api-error';
+import { quoteName } from './quote-name';
+
+/**
+ * Parses the raw query string strictly: `+` is a space, percent-escapes must decode as UTF-8, and a
+ * parameter may appear only once. Express' lenient parser would keep bad escapes and turn repeats
+ * into arrays; the contract makes both a VALIDATION_ERROR.
+ */
+export function parseRawQuery(url: string): Record<string, string> {
+  const queryStart = url.indexOf('?');
+  const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const params: Record<string, string> = Object.create(null);
+  if (query === '') return params;
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const separator = pair.indexOf('=');
+    const name = decode(separator === -1 ? pair : pair.slice(0, separator));
+    const value = separator === -1 ? '' : decode(pair.slice(separator + 1));
+    if (Object.prototype.hasOwnProperty.call(params, name)) {
+      throw new ApiError('VALIDATION_ERROR', `The query parameter ${quoteName(name)} may appear only once.`);
+    }
+    params[name] = value;
+  }
+  return params;
+}
+
+function decode(component: string): string {
+  try {
+    return decodeURIComponent(component.replace(/\+/g, ' '));
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'The query string is not valid percent-encoded UTF-8.');
+  }
+}

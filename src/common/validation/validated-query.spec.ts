@@ -1,0 +1,65 @@
+import { PageQueryDto } from '../../catalog/dto/page-query.dto';
+import { SearchQueryDto } from '../../catalog/dto/search-query.dto';
+import { ApiError } from '../errors/api-error';
+import { parseRawQuery } from './raw-query';
+import { validateQuery } from './validated-query.decorator';
+
+const validationMessage = (work: () => unknown): string => {
+  try {
+    work();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('VALIDATION_ERROR');
+    return (error as ApiError).message;
+  }
+  throw new Error('expected a VALIDATION_ERROR');
+};
+
+describe('parseRawQuery', () => {
+  it('decodes names and values strictly, with + as a space', () => {
+    expect(parseRawQuery('/v1/search?q=the+office&page=%32')).toEqual({ q: 'the office', page: '2' });
+    expect(parseRawQuery('/v1/movies')).toEqual({});
+    expect(parseRawQuery('/v1/movies?')).toEqual({});
+    expect(parseRawQuery('/v1/movies?flag')).toEqual({ flag: '' });
+  });
+
+  it('refuses repeated parameters and broken escapes', () => {
+    expect(validationMessage(() => parseRawQuery('/x?page=1&page=1'))).toContain('"page" may appear only once');
+    expect(validationMessage(() => parseRawQuery('/x?q=%E0%A4'))).toContain('percent-encoded');
+    expect(validationMessage(() => parseRawQuery('/x?q=%zz'))).toContain('percent-encoded');
+  });
+});
+
+describe('validateQuery', () => {
+  it('applies defaults and converts integers', () => {
+    expect(validateQuery(PageQueryDto, {})).toMatchObject({ page: 1, limit: 20 });
+    expect(validateQuery(PageQueryDto, { page: '007', limit: '+5' })).toMatchObject({ page: 7, limit: 5 });
+  });
+
+  it.each(['abc', '1.5', '1.0', '1e3', '0x10', '', ' 1', '1 ', '0', '-1', '1000001', '99999999999999999999'])(
+    'refuses page=%j',
+    (page) => {
+      expect(validationMessage(() => validateQuery(PageQueryDto, { page }))).toBe(
+        'page must be an integer from 1 to 1000000.',
+      );
+    },
+  );
+
+  it('refuses unknown names, including prototype keys', () => {
+    expect(validationMessage(() => validateQuery(PageQueryDto, { cursor: 'x' }))).toBe('Unknown query parameter "cursor".');
+    const raw = parseRawQuery('/x?__proto__=1');
+    expect(validationMessage(() => validateQuery(PageQueryDto, raw))).toContain('__proto__');
+  });
+
+  it('validates the search text and filters', () => {
+    expect(validateQuery(SearchQueryDto, { q: 'the', type: 'tv_series', year: '1999' })).toMatchObject({
+      q: 'the', type: 'tv_series', year: 1999, page: 1, limit: 20,
+    });
+    expect(validationMessage(() => validateQuery(SearchQueryDto, {}))).toBe('q is required.');
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: '?!' }))).toContain('letter or number');
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'x'.repeat(101) }))).toContain('1 to 100');
+    expect(validateQuery(SearchQueryDto, { q: '𝒳'.repeat(100) }).q).toHaveLength(200);
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', type: 'episode' }))).toContain('type must be');
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', year: '1799' }))).toContain('1800 to 2100');
+  });
+});

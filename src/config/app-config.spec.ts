@@ -1,0 +1,27 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000, host: '0.0.0.0', environment: 'development', logLevel: 'info', redisUrl: null,
+      database: { kind: 'embedded', dataDir: './.data' },
+    });
+  });
+
+  it('selects PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/catalog', PORT: '8080', APP_ENV: 'production' });
+    expect(config).toMatchObject({ port: 8080, environment: 'production', database: { kind: 'postgres', url: 'postgres://u@db:5432/catalog' } });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ APP_ENV: 'prod env' }, 'APP_ENV'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+  ])('refuses %j with one line naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+});

@@ -1,0 +1,87 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+
+/** Where the service keeps its data: a PostgreSQL server, or the embedded PGlite database. */
+export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  environment: string;
+  database: DatabaseConfig;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Optional Redis for the per-minute counters; PostgreSQL is used when absent. */
+  redisUrl: string | null;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** The environment variables the server and the CLI read, with their rules. */
+class EnvironmentVariables {
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'PORT must be an integer from 0 to 65535' })
+  @Min(0, { message: 'PORT must be an integer from 0 to 65535' })
+  @Max(65535, { message: 'PORT must be an integer from 0 to 65535' })
+  PORT?: number;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  @MinLength(1, { message: 'HOST must not be empty' })
+  HOST?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  DATA_DIR?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^[A-Za-z0-9._-]+$/, { message: 'APP_ENV must consist of letters, digits, ".", "_" or "-"' })
+  @MaxLength(64, { message: 'APP_ENV must be at most 64 characters' })
+  APP_ENV?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+}
+
+/** Raised for bad configuration; its message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+/** Validates the environment once and returns the typed configuration. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const vars = plainToInstance(EnvironmentVariables, { ...env }, { excludeExtraneousValues: false });
+  const [firstError] = validateSync(vars, { whitelist: false, stopAtFirstError: true });
+  if (firstError) {
+    const message = Object.values(firstError.constraints ?? {})[0] ?? `${firstError.property} is invalid`;
+    throw new ConfigError(`Invalid configuration: ${message}`);
+  }
+  return {
+    port: vars.PORT ?? 3000,
+    host: vars.HOST ?? '0.0.0.0',
+    environment: vars.APP_ENV ?? 'development',
+    database: vars.DATABASE_URL
+      ? { kind: 'postgres', url: vars.DATABASE_URL }
+      : { kind: 'embedded', dataDir: vars.DATA_DIR ?? './.data' },
+    logLevel: vars.LOG_LEVEL ?? 'info',
+    redisUrl: vars.REDIS_URL ?? null,
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,51 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { getPGliteInstance } from 'typeorm-pglite';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { dataSourceOptions } from './data-source-options';
+import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
+import { runPendingMigrations } from './migration-runner';
+
+/** The names of the migrations this process applied at start (empty when the schema was current). */
+export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
+
+/**
+ * TypeORM for entities and migrations, plus the raw-SQL `Database` gateway. Pending migrations are
+ * applied before `Database` exists, so nothing that depends on it can touch an old schema.
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.database),
+        // Fail fast at start: an orchestrator restarts the process, and errors stay visible.
+        retryAttempts: config.database.kind === 'postgres' ? 2 : 0,
+        retryDelay: 1_000,
+      }),
+    }),
+  ],
+  providers: [
+    {
+      provide: APPLIED_MIGRATIONS,
+      inject: [DataSource],
+      useFactory: async (dataSource: DataSource): Promise<string[]> =>
+        (await runPendingMigrations(dataSource)).map((migration) => migration.name),
+    },
+    {
+      provide: Database,
+      // Depending on APPLIED_MIGRATIONS makes the schema current before any query can run.
+      inject: [DataSource, APP_CONFIG, APPLIED_MIGRATIONS],
+      useFactory: async (dataSource: DataSource, config: AppConfig): Promise<Database> => {
+        if (config.database.kind === 'embedded') return new EmbeddedDatabase(await getPGliteInstance());
+        return new PostgresDatabase((dataSource.driver as PostgresDriver).master as Pool);
+      },
+    },
+  ],
+  exports: [Database, APPLIED_MIGRATIONS],
+})
+export class DatabaseModule {}

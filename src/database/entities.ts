@@ -1,0 +1,4 @@
+import { CatalogStateEntity } from '../catalog/catalog-state.entity';
+
+/** Every TypeORM entity, listed explicitly (no globs). */
+export const ENTITIES = [CatalogStateEntity];

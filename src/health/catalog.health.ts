@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { HealthIndicatorService } from '@nestjs/terminus';
+import { type CatalogState, CatalogStateRepository } from '../catalog/catalog-state.repository';
+
+/** A probe must answer in bounded time even when the database hangs. */
+export const CATALOG_CHECK_TIMEOUT_MS = 2_000;
+
+/** The terminus indicator behind /health: the catalog query itself is the database check. */
+@Injectable()
+export class CatalogHealthIndicator {
+  constructor(
+    private readonly indicators: HealthIndicatorService,
+    private readonly catalogState: CatalogStateRepository,
+  ) {}
+
+  async check(key: string, onState: (state: CatalogState) => void) {
+    const indicator = this.indicators.check(key);
+    try {
+      onState(await withTimeout(this.catalogState.current(), CATALOG_CHECK_TIMEOUT_MS));
+      return indicator.up();
+    } catch (error) {
+      return indicator.down({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`catalog query exceeded ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

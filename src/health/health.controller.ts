@@ -1,0 +1,55 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { HealthCheckService } from '@nestjs/terminus';
+import type { CatalogState } from '../catalog/catalog-state.repository';
+import { ApiError } from '../common/errors/api-error';
+import { RequestId } from '../common/request-id/request-id.decorator';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { CatalogHealthIndicator } from './catalog.health';
+
+/** The health record of the contract: exactly status, environment and catalog. */
+export interface HealthRecord {
+  status: 'ok';
+  environment: string;
+  catalog: {
+    catalog_version: string | null;
+    title_count: number;
+    ingested_at: string | null;
+    enrichment_complete: boolean;
+  };
+}
+
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly catalogIndicator: CatalogHealthIndicator,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Public. Terminus runs the checks; its 503 body is replaced by the contract's 500 error. */
+  @Get()
+  async check(@RequestId() requestId: string): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {
+    let state: CatalogState | undefined;
+    try {
+      await this.health.check([() => this.catalogIndicator.check('catalog', (current) => (state = current))]);
+    } catch {
+      throw new ApiError('INTERNAL_ERROR');
+    }
+    if (!state) throw new ApiError('INTERNAL_ERROR');
+    return {
+      data: [
+        {
+          status: 'ok',
+          environment: this.config.environment,
+          catalog: {
+            catalog_version: state.catalogVersion,
+            title_count: state.titleCount,
+            ingested_at: state.ingestedAt ? state.ingestedAt.toISOString() : null,
+            enrichment_complete: state.enrichmentComplete,
+          },
+        },
+      ],
+      meta: { request_id: requestId },
+    };
+  }
+}
