@@ -1,4 +1,5 @@
 import { CatalogSchema1763710000000 } from './1763710000000-CatalogSchema';
+import { ApiKeysAndUsage1763720000000 } from './1763720000000-ApiKeysAndUsage';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
-export const MIGRATIONS = [CatalogSchema1763710000000];
+export const MIGRATIONS = [CatalogSchema1763710000000, ApiKeysAndUsage1763720000000];

@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 # PGlite loads its WebAssembly with a dynamic import(), which Jest's VM allows only with this flag.
 export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings=ExperimentalWarning"
 
+echo "== build (the CLI tests run dist/cli.js)"
+npm run build
+
 echo "== unit tests (node $(node --version))"
 npx jest --selectProjects unit
 

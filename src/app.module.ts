@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './auth/auth.module';
+import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { loggerOptions } from './common/logging/logger-options';
@@ -19,10 +21,14 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
         DatabaseModule,
+        AuthModule,
         CatalogModule,
         HealthModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        ...(config.firstRunSetup && config.database.kind === 'embedded' ? [DevelopmentKeyBootstrap] : []),
+      ],
     };
   }
 }

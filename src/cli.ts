@@ -9,8 +9,6 @@ async function main(): Promise<void> {
     cliName: 'catalog-api',
     errorHandler: reportCliFailure,
     serviceErrorHandler: reportCliFailure,
-    // Commander's own error text would duplicate the one line reportCliFailure prints.
-    outputConfiguration: { writeErr: () => undefined },
   });
 }
 

@@ -1,4 +1,3 @@
-import request from 'supertest';
 import { type TestApp, createTestApp } from './support/test-app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -11,7 +10,7 @@ describe('HTTP contract: routing, request ids, errors', () => {
   });
   afterAll(() => t.close());
 
-  const http = () => request(t.app.getHttpServer());
+  const http = () => t.http();
 
   it.each([
     ['get', '/nope'],

@@ -1,20 +1,16 @@
-import { ConfigError } from '../config/app-config';
-
 /** Raised by commands for bad arguments or refused operations; printed as one line. */
 export class CliError extends Error {}
 
-const COMMANDER_SUCCESS = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
-
-/** Every CLI failure ends here: one line on stderr, non-zero exit (help and version exit 0). */
+/**
+ * Every CLI failure ends here: one line on stderr, non-zero exit. Commander's own errors (unknown
+ * option, missing argument) have already printed their one line; help and version exit 0.
+ */
 export function reportCliFailure(error: unknown): never {
-  const commanderCode = (error as { code?: string })?.code;
-  if (commanderCode && COMMANDER_SUCCESS.has(commanderCode)) process.exit(0);
-  const message =
-    error instanceof CliError || error instanceof ConfigError
-      ? error.message
-      : commanderCode?.startsWith('commander.')
-        ? (error as Error).message.replace(/^error: /, '')
-        : `${(error as Error)?.message ?? String(error)}`;
+  const commander = error as { code?: string; exitCode?: number };
+  if (typeof commander?.code === 'string' && commander.code.startsWith('commander.')) {
+    process.exit(commander.exitCode ?? 1);
+  }
+  const message = error instanceof Error ? error.message : String(error);
   console.error(`error: ${message.split('\n')[0]}`);
   process.exit(1);
 }

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './app-config';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig({})).toEqual({
-      port: 3000, host: '0.0.0.0', environment: 'development', logLevel: 'info', redisUrl: null,
+      port: 3000, host: '0.0.0.0', environment: 'development', logLevel: 'info', redisUrl: null, firstRunSetup: true,
       database: { kind: 'embedded', dataDir: './.data' },
     });
   });

@@ -12,6 +12,11 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Optional Redis for the per-minute counters; PostgreSQL is used when absent. */
   redisUrl: string | null;
+  /**
+   * On an empty embedded database, the server creates a development key and loads the sample
+   * catalog (never with DATABASE_URL). Tests turn it off.
+   */
+  firstRunSetup: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -81,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       : { kind: 'embedded', dataDir: vars.DATA_DIR ?? './.data' },
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,
+    firstRunSetup: true,
   };
 }
 

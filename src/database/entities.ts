@@ -1,4 +1,5 @@
+import { ApiKeyEntity } from '../auth/api-key.entity';
 import { CatalogStateEntity } from '../catalog/catalog-state.entity';
 
 /** Every TypeORM entity, listed explicitly (no globs). */
-export const ENTITIES = [CatalogStateEntity];
+export const ENTITIES = [CatalogStateEntity, ApiKeyEntity];

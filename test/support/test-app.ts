@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, configureApp } from '../../src/app.setup';
+import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CatalogWriter } from '../../src/catalog/catalog-writer';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
 import { type TestDatabase, createTestDatabase } from './test-database';
@@ -13,8 +14,13 @@ export interface TestApp {
   config: AppConfig;
   database: TestDatabase;
   writer: CatalogWriter;
-  /** A GET through the real HTTP stack. */
+  apiKeys: ApiKeyService;
+  /** A key with limits no test reaches, sent by `get`. */
+  key: string;
+  /** A GET through the real HTTP stack, with `key` as the bearer token. */
   get(path: string): request.Test;
+  /** Any request through the real HTTP stack, with no credentials. */
+  http(): ReturnType<typeof request>;
   close(): Promise<void>;
 }
 
@@ -26,6 +32,7 @@ export async function createTestApp(
   const db = database ?? (await createTestDatabase());
   const config: AppConfig = {
     ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
+    firstRunSetup: false,
     database: db.config,
     ...overrides,
   };
@@ -33,12 +40,17 @@ export async function createTestApp(
   const app = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
   configureApp(app);
   await app.init();
+  const apiKeys = app.get(ApiKeyService);
+  const { key } = await apiKeys.create({ name: 'e2e', rpm: 1_000_000, monthlyQuota: 1_000_000_000 });
   return {
     app,
     config,
     database: db,
     writer: app.get(CatalogWriter),
-    get: (path) => request(app.getHttpServer()).get(path),
+    apiKeys,
+    key,
+    get: (path) => request(app.getHttpServer()).get(path).set('Authorization', `Bearer ${key}`),
+    http: () => request(app.getHttpServer()),
     async close() {
       await app.close();
       if (!database) await db.drop();

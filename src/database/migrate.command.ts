@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandRunner } from 'nest-commander';
-import { APPLIED_MIGRATIONS } from '../database/database.module';
+import { APPLIED_MIGRATIONS } from './database.module';
 
 /** Migrations are applied when the process connects (under the advisory lock); this reports them. */
 @Command({ name: 'db:migrate', description: 'Apply pending database migrations' })

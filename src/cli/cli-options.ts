@@ -1,0 +1,19 @@
+import { CliError } from './cli-errors';
+
+/** A whole decimal number within [min, max], or a one-line CLI error naming the option. */
+export function parseCliInteger(option: string, value: string, min: number, max: number): number {
+  const number = /^[0-9]+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max) {
+    throw new CliError(`${option} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+/** Trimmed, non-empty text of at most `maxLength` characters without control characters. */
+export function parseCliText(option: string, value: string, maxLength: number): string {
+  const text = value.trim();
+  if (text.length === 0 || text.length > maxLength || /\p{Cc}/u.test(text)) {
+    throw new CliError(`${option} must be 1 to ${maxLength} printable characters`);
+  }
+  return text;
+}

@@ -1,0 +1,30 @@
+import { secondsLeftInMinute, secondsUntilNextUtcMonth } from './month';
+
+describe('secondsUntilNextUtcMonth', () => {
+  it('counts to the first second of the next UTC month', () => {
+    expect(secondsUntilNextUtcMonth(new Date('2026-11-30T23:59:00Z'))).toBe(60);
+    expect(secondsUntilNextUtcMonth(new Date('2026-11-01T00:00:00Z'))).toBe(30 * 86_400);
+  });
+
+  it('gives 1 on the last second of a month, December to January included', () => {
+    expect(secondsUntilNextUtcMonth(new Date('2026-12-31T23:59:59Z'))).toBe(1);
+    expect(secondsUntilNextUtcMonth(new Date('2026-12-31T23:59:59.999Z'))).toBe(1);
+    expect(secondsUntilNextUtcMonth(new Date('2026-12-31T00:00:00Z'))).toBe(86_400);
+  });
+
+  it('rounds a partial second up', () => {
+    expect(secondsUntilNextUtcMonth(new Date('2026-12-31T23:59:58.200Z'))).toBe(2);
+  });
+
+  it('handles leap February and ignores the local time zone', () => {
+    expect(secondsUntilNextUtcMonth(new Date('2028-02-29T00:00:00Z'))).toBe(86_400);
+    expect(secondsUntilNextUtcMonth(new Date('2026-03-31T23:00:00-02:00'))).toBe(30 * 86_400 - 3_600);
+  });
+});
+
+describe('secondsLeftInMinute', () => {
+  it('is 60 at the start of a minute and 1 in its last second', () => {
+    expect(secondsLeftInMinute(new Date('2026-01-01T00:00:00.000Z'))).toBe(60);
+    expect(secondsLeftInMinute(new Date('2026-01-01T00:00:59.900Z'))).toBe(1);
+  });
+});

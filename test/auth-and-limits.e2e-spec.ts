@@ -1,0 +1,137 @@
+import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { type TestApp, createTestApp } from './support/test-app';
+import { awaitRoomInMinute, eventually } from './support/timing';
+
+describe('API keys, per-minute limits and monthly quotas', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.writer.replaceCatalog({ titles: FIXTURE_TITLES });
+  });
+  afterAll(() => t.close());
+
+  const withKey = (path: string, key: string) => t.http().get(path).set('Authorization', `Bearer ${key}`);
+  const newKey = async (rpm: number, monthlyQuota: number) =>
+    (await t.apiKeys.create({ name: `test ${rpm}/${monthlyQuota}`, rpm, monthlyQuota })).key;
+
+  const expectOnlyRequestId = (headers: Record<string, string>) => {
+    expect(headers['x-request-id']).toBeDefined();
+    expect(headers['x-ratelimit-limit']).toBeUndefined();
+    expect(headers['x-ratelimit-remaining']).toBeUndefined();
+    expect(headers['retry-after']).toBeUndefined();
+  };
+
+  describe('authentication', () => {
+    it.each([
+      ['no header', undefined],
+      ['an empty header', ''],
+    ])('answers %s with 401 MISSING_API_KEY and only X-Request-Id', async (_case, header) => {
+      const req = t.http().get('/v1/movies');
+      if (header !== undefined) req.set('Authorization', header);
+      const res = await req.expect(401);
+      expect(res.body.error).toEqual({ code: 'MISSING_API_KEY', message: expect.any(String), request_id: res.headers['x-request-id'] });
+      expectOnlyRequestId(res.headers);
+    });
+
+    it.each([
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'Bearer mov_live_short',
+      `Bearer mov_test_${'a'.repeat(43)}`,
+      `Bearer mov_live_${'a'.repeat(42)}!`,
+      `Bearer mov_live_${'A'.repeat(43)}`,
+      `Token mov_live_${'A'.repeat(43)}`,
+    ])('answers %j with 401 INVALID_API_KEY', async (header) => {
+      const res = await t.http().get('/v1/movies').set('Authorization', header).expect(401);
+      expect(res.body.error.code).toBe('INVALID_API_KEY');
+      expectOnlyRequestId(res.headers);
+    });
+
+    it('accepts the scheme word in any case', async () => {
+      await t.http().get('/v1/movies').set('Authorization', `bearer ${t.key}`).expect(200);
+      await t.http().get('/v1/movies').set('Authorization', `BEARER ${t.key}`).expect(200);
+    });
+
+    it('authenticates before validating: no key and bad parameters is 401', async () => {
+      expect((await t.http().get('/v1/search?page=0&bogus=1').expect(401)).body.error.code).toBe('MISSING_API_KEY');
+      expect((await t.http().get('/v1/titles/bad-id').expect(401)).body.error.code).toBe('MISSING_API_KEY');
+    });
+
+    it('refuses a disabled key with 403 within 10 seconds, and accepts it again once enabled', async () => {
+      const { key, summary } = await t.apiKeys.create({ name: 'to disable', rpm: 1000, monthlyQuota: 1000 });
+      await withKey('/v1/movies', key).expect(200);
+      await t.apiKeys.setDisabled(summary.id, true);
+      await eventually(async () => (await withKey('/v1/movies', key)).status === 403, 10_000);
+      const res = await withKey('/v1/movies', key).expect(403);
+      expect(res.body.error.code).toBe('API_KEY_DISABLED');
+      expectOnlyRequestId(res.headers);
+      await t.apiKeys.setDisabled(summary.id, false);
+      await eventually(async () => (await withKey('/v1/movies', key)).status === 200, 10_000);
+    });
+  });
+
+  describe('rate-limit headers', () => {
+    it('sends the policy and limit − 1 on accepted requests, and on errors after authentication', async () => {
+      const key = await newKey(50, 1000);
+      for (const [path, status] of [
+        ['/v1/movies', 200],
+        ['/v1/search?q=the&page=abc', 400],
+        ['/v1/titles/tt0000000', 404],
+      ] as const) {
+        const res = await withKey(path, key).expect(status);
+        expect(res.headers['x-ratelimit-limit']).toBe('50');
+        expect(res.headers['x-ratelimit-remaining']).toBe('49');
+        expect(res.headers['retry-after']).toBeUndefined();
+      }
+    });
+  });
+
+  describe('per-minute limit', () => {
+    it('accepts exactly the policy per minute, then 429 RATE_LIMITED with Retry-After 60, before validation', async () => {
+      const key = await newKey(3, 1000);
+      await awaitRoomInMinute();
+      for (let i = 0; i < 3; i++) await withKey('/v1/movies', key).expect(200);
+      const res = await withKey('/v1/search?q=&bogus=1', key).expect(429);
+      expect(res.body.error).toEqual({ code: 'RATE_LIMITED', message: expect.any(String), request_id: res.headers['x-request-id'] });
+      expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0', 'retry-after': '60' });
+    });
+
+    it('counts one window per key across all routes, HEAD included', async () => {
+      const key = await newKey(2, 1000);
+      await awaitRoomInMinute();
+      await withKey('/v1/series', key).expect(200);
+      await t.http().head('/v1/movies').set('Authorization', `Bearer ${key}`).expect(200);
+      await withKey('/v1/titles/tt0111161', key).expect(429);
+    });
+  });
+
+  describe('monthly quota', () => {
+    it('counts every request that passed the minute, whatever its status, then refuses with seconds to next month', async () => {
+      const key = await newKey(100, 3);
+      await withKey('/v1/movies', key).expect(200);
+      await withKey('/v1/search?q=', key).expect(400);
+      await withKey('/v1/titles/tt0000000', key).expect(404);
+      const res = await withKey('/v1/movies', key).expect(429);
+      expect(res.body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
+      expect(res.headers['x-ratelimit-limit']).toBe('100');
+      expect(res.headers['x-ratelimit-remaining']).toBe('0');
+      const now = new Date();
+      const expected = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000;
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(Math.floor(expected) - 5);
+      expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(Math.ceil(expected) + 5);
+    });
+
+    it('checks the quota before validation, and still counts quota refusals in the minute', async () => {
+      const key = await newKey(3, 1);
+      await awaitRoomInMinute();
+      await withKey('/v1/movies', key).expect(200);
+      expect((await withKey('/v1/search?bogus=1', key).expect(429)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
+      expect((await withKey('/v1/movies', key).expect(429)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
+      const limited = await withKey('/v1/movies', key).expect(429);
+      expect(limited.body.error.code).toBe('RATE_LIMITED');
+      expect(limited.headers['retry-after']).toBe('60');
+    });
+  });
+});
