@@ -10,6 +10,8 @@ import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IngestModule } from './ingest/ingest.module';
+import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 
 /** The HTTP service. Tests build it from a literal config; `main.ts` from the environment. */
 @Module({})
@@ -23,11 +25,14 @@ export class AppModule {
         DatabaseModule,
         AuthModule,
         CatalogModule,
+        IngestModule,
         HealthModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
-        ...(config.firstRunSetup && config.database.kind === 'embedded' ? [DevelopmentKeyBootstrap] : []),
+        ...(config.firstRunSetup && config.database.kind === 'embedded'
+          ? [DevelopmentKeyBootstrap, SampleCatalogBootstrap]
+          : []),
       ],
     };
   }

@@ -135,6 +135,8 @@ export interface CatalogSource {
 export interface CatalogLoadOptions {
   /** Reported by /health; derived from the content when absent. */
   catalogVersion?: string | null;
+  /** Called when every input is staged, before the merge transaction starts. */
+  onStaged?: () => void;
 }
 
 export interface CatalogLoadResult {
@@ -186,6 +188,7 @@ export class CatalogWriter {
           await session.query(APPLY_ENRICHMENT_SQL, [SERIES_TYPES]);
         }
         const version = options.catalogVersion ?? `sha256-${contentHash.digest('hex').slice(0, 16)}`;
+        options.onStaged?.();
         return await session.transaction((tx) => this.merge(tx, version));
       } catch (error) {
         throw translateLoadError(error);

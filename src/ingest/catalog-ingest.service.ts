@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { CatalogWriter } from '../catalog/catalog-writer';
+import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
+import { BASICS_COLUMNS, type Parsed, RATINGS_COLUMNS, parseBasicsRow, parseRatingsRow } from './imdb-normalizer';
+import { readNdjson } from './ndjson-reader';
+import { parseOmdbObject } from './omdb-normalizer';
+import { checkTsvHeader, readTsv } from './tsv-reader';
+
+export interface IngestFiles {
+  /** IMDb title.basics.tsv, plain or gzip. */
+  basics: string;
+  /** IMDb title.ratings.tsv, plain or gzip. */
+  ratings: string;
+  /** NDJSON of OMDb API title objects, plain or gzip. */
+  enrichment?: string;
+}
+
+export type IngestPhase = 'basics' | 'ratings' | 'enrichment' | 'merge';
+
+export interface IngestOptions {
+  catalogVersion?: string;
+  /** Called as rows are read (about every 10,000 rows) and when the merge starts. */
+  onProgress?: (phase: IngestPhase, rowsRead: number) => void;
+}
+
+export interface FileSummary {
+  rows: number;
+  skipped: Record<string, number>;
+}
+
+export interface IngestSummary {
+  catalogVersion: string;
+  titles: number;
+  byType: Record<TitleType, number>;
+  enriched: number;
+  inserted: number;
+  updated: number;
+  removed: number;
+  files: { basics: FileSummary; ratings: FileSummary; enrichment: FileSummary | null };
+  ingestedAt: string;
+  durationMs: number;
+}
+
+const PROGRESS_EVERY_ROWS = 10_000;
+
+/**
+ * `catalog:ingest`: reads IMDb basics and ratings and optional OMDb enrichment as streams, keeps
+ * what the catalog serves, counts what it skips, and hands everything to CatalogWriter, which
+ * replaces the live catalog atomically. Any refusal leaves the live catalog untouched.
+ */
+@Injectable()
+export class CatalogIngestService {
+  constructor(private readonly writer: CatalogWriter) {}
+
+  async ingest(files: IngestFiles, options: IngestOptions = {}): Promise<IngestSummary> {
+    const started = Date.now();
+    // Refuse a wrong file before staging anything large.
+    await checkTsvHeader(files.basics, BASICS_COLUMNS);
+    await checkTsvHeader(files.ratings, RATINGS_COLUMNS);
+    if (files.enrichment) await readNdjson(files.enrichment).next();
+
+    const progress = options.onProgress ?? (() => undefined);
+    const byType = Object.fromEntries(TITLE_TYPES.map((type) => [type, 0])) as Record<TitleType, number>;
+    const basics: FileSummary = { rows: 0, skipped: {} };
+    const ratings: FileSummary = { rows: 0, skipped: {} };
+    const enrichment: FileSummary | null = files.enrichment ? { rows: 0, skipped: {} } : null;
+
+    const titles = kept(readTsv(files.basics, BASICS_COLUMNS), (row) => parseBasicsRow(row.fields), basics, 'basics', progress);
+    const result = await this.writer.replaceCatalog(
+      {
+        titles: countTypes(titles, byType),
+        ratings: kept(readTsv(files.ratings, RATINGS_COLUMNS), (row) => parseRatingsRow(row.fields), ratings, 'ratings', progress),
+        enrichments:
+          files.enrichment && enrichment
+            ? kept(readNdjson(files.enrichment), (line) => parseOmdbObject(line.value), enrichment, 'enrichment', progress)
+            : undefined,
+      },
+      { catalogVersion: options.catalogVersion, onStaged: () => progress('merge', 0) },
+    );
+    return {
+      catalogVersion: result.catalogVersion,
+      titles: result.titleCount,
+      byType,
+      enriched: result.enrichedCount,
+      inserted: result.inserted,
+      updated: result.updated,
+      removed: result.removed,
+      files: { basics, ratings, enrichment },
+      ingestedAt: result.ingestedAt.toISOString(),
+      durationMs: Date.now() - started,
+    };
+  }
+}
+
+/** Parses rows, yields the kept values, counts rows and skip reasons, and reports progress. */
+async function* kept<T, Row>(
+  rows: AsyncIterable<Row>,
+  parse: (row: Row) => Parsed<T>,
+  summary: FileSummary,
+  phase: IngestPhase,
+  progress: (phase: IngestPhase, rowsRead: number) => void,
+): AsyncGenerator<T> {
+  progress(phase, 0);
+  for await (const row of rows) {
+    summary.rows += 1;
+    if (summary.rows % PROGRESS_EVERY_ROWS === 0) progress(phase, summary.rows);
+    const parsed = parse(row);
+    if (parsed.ok) yield parsed.value;
+    else summary.skipped[parsed.reason] = (summary.skipped[parsed.reason] ?? 0) + 1;
+  }
+  progress(phase, summary.rows);
+}
+
+async function* countTypes(titles: AsyncIterable<TitleRecord>, byType: Record<TitleType, number>) {
+  for await (const title of titles) {
+    byType[title.type] += 1;
+    yield title;
+  }
+}

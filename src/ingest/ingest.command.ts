@@ -1,0 +1,120 @@
+import { Command, CommandRunner, Option } from 'nest-commander';
+import { CliError } from '../cli/cli-errors';
+import { parseCliText } from '../cli/cli-options';
+import { CatalogIngestService, type IngestPhase, type IngestSummary } from './catalog-ingest.service';
+
+interface IngestCommandOptions {
+  basics?: string;
+  ratings?: string;
+  enrichment?: string;
+  catalogVersion?: string;
+  json?: boolean;
+}
+
+const PHASE_LABELS: Record<IngestPhase, string> = {
+  basics: 'reading basics',
+  ratings: 'reading ratings',
+  enrichment: 'reading enrichment',
+  merge: 'merging into the live catalog',
+};
+
+@Command({
+  name: 'catalog:ingest',
+  description: 'Load a catalog from IMDb basics and ratings (plain or .gz) and optional OMDb enrichment (NDJSON)',
+})
+export class IngestCommand extends CommandRunner {
+  constructor(private readonly ingest: CatalogIngestService) {
+    super();
+  }
+
+  async run(_args: string[], options: IngestCommandOptions): Promise<void> {
+    if (!options.basics || !options.ratings) throw new CliError('catalog:ingest needs --basics PATH --ratings PATH');
+    const progress = options.json || !process.stderr.isTTY ? undefined : terminalProgress();
+    const summary = await this.ingest.ingest(
+      { basics: options.basics, ratings: options.ratings, enrichment: options.enrichment },
+      { catalogVersion: options.catalogVersion, onProgress: progress?.report },
+    );
+    progress?.finish();
+    console.log(options.json ? JSON.stringify(summary) : describeSummary(summary));
+  }
+
+  @Option({ flags: '--basics <path>', description: 'IMDb title.basics.tsv (plain or .gz)' })
+  parseBasics(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--ratings <path>', description: 'IMDb title.ratings.tsv (plain or .gz)' })
+  parseRatings(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--enrichment <path>', description: 'NDJSON of OMDb API title objects (plain or .gz)' })
+  parseEnrichment(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--catalog-version <version>', description: 'version reported by /health (default: content hash)' })
+  parseCatalogVersion(value: string): string {
+    return parseCliText('--catalog-version', value, 200);
+  }
+
+  @Option({ flags: '--json', description: 'no progress; print the summary as one JSON line' })
+  parseJson(): boolean {
+    return true;
+  }
+}
+
+/** One status line per phase on the terminal, redrawn at most once a second. */
+function terminalProgress() {
+  let phase: IngestPhase | undefined;
+  let phaseStarted = 0;
+  let latestRows = 0;
+  let lastDraw = 0;
+  const draw = () => {
+    lastDraw = Date.now();
+    const seconds = (lastDraw - phaseStarted) / 1000;
+    const rate = seconds > 0 ? Math.round(latestRows / seconds) : 0;
+    const detail = phase === 'merge' ? '…' : `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`;
+    process.stderr.write(`\r\x1b[2K${PHASE_LABELS[phase!]}${detail}`);
+  };
+  return {
+    report: (next: IngestPhase, rows: number) => {
+      if (next !== phase) {
+        if (phase) {
+          draw();
+          process.stderr.write('\n');
+        }
+        phase = next;
+        phaseStarted = Date.now();
+      }
+      latestRows = rows;
+      if (rows === 0 || Date.now() - lastDraw >= 1000) draw();
+    },
+    finish: () => {
+      draw();
+      process.stderr.write('\n');
+    },
+  };
+}
+
+function describeSummary(summary: IngestSummary): string {
+  const skipped = (file: { skipped: Record<string, number> } | null) =>
+    file && Object.keys(file.skipped).length > 0
+      ? Object.entries(file.skipped)
+          .map(([reason, count]) => `${reason} ${count}`)
+          .join(', ')
+      : 'none';
+  const types = Object.entries(summary.byType)
+    .map(([type, count]) => `${type} ${count}`)
+    .join(', ');
+  return [
+    `Loaded catalog ${summary.catalogVersion}: ${summary.titles} titles (${types}).`,
+    `Changes: ${summary.inserted} added, ${summary.updated} changed, ${summary.removed} removed; ${summary.enriched} enriched.`,
+    `basics: ${summary.files.basics.rows} rows, skipped: ${skipped(summary.files.basics)}.`,
+    `ratings: ${summary.files.ratings.rows} rows, skipped: ${skipped(summary.files.ratings)}.`,
+    summary.files.enrichment
+      ? `enrichment: ${summary.files.enrichment.rows} records, skipped: ${skipped(summary.files.enrichment)}.`
+      : 'enrichment: none given.',
+    `Done in ${(summary.durationMs / 1000).toFixed(1)} s.`,
+  ].join('\n');
+}

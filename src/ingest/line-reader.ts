@@ -1,0 +1,56 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { IngestInputError } from './ingest-errors';
+
+export interface NumberedLine {
+  /** One-based line number in the (decompressed) file. */
+  number: number;
+  text: string;
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * Streams the lines of a plain or gzip-compressed file (detected by its magic bytes, whatever the
+ * name), with constant memory. A UTF-8 byte order mark is dropped; `\r\n` endings are accepted.
+ */
+export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
+  const source = await openSource(path);
+  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  let number = 0;
+  try {
+    for await (const text of lines) {
+      number += 1;
+      yield { number, text: number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+    }
+  } catch (error) {
+    throw new IngestInputError(path, `cannot be read (${(error as Error).message})`, number + 1);
+  } finally {
+    lines.close();
+    source.destroy();
+  }
+}
+
+async function openSource(path: string): Promise<Readable> {
+  let gzip: boolean;
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+      gzip = bytesRead === 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1];
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new IngestInputError(path, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (!gzip) return file;
+  const gunzip = createGunzip();
+  file.on('error', (error) => gunzip.destroy(error));
+  gunzip.on('error', () => file.destroy());
+  return file.pipe(gunzip);
+}

@@ -1,0 +1,24 @@
+/** Control characters never belong in catalog text (and \x1f separates staged list items). */
+const CONTROL_CHARACTERS = /\p{Cc}/gu;
+
+/** Trimmed text without control characters; empty becomes null. */
+export function cleanText(value: string): string | null {
+  const text = value.replace(CONTROL_CHARACTERS, '').trim();
+  return text === '' ? null : text;
+}
+
+/** Comma-separated items, each cleaned; no items becomes null (lists are null or non-empty). */
+export function cleanList(value: string): string[] | null {
+  const items = value
+    .split(',')
+    .map(cleanText)
+    .filter((item): item is string => item !== null);
+  return items.length > 0 ? [...new Set(items)] : null;
+}
+
+/** A whole decimal number within [min, max], else undefined. */
+export function parseWholeNumber(value: string, min: number, max: number): number | undefined {
+  if (!/^[0-9]+$/.test(value)) return undefined;
+  const number = Number(value);
+  return number >= min && number <= max ? number : undefined;
+}

@@ -1,0 +1,41 @@
+import { IngestInputError } from './ingest-errors';
+import { readLines } from './line-reader';
+
+export interface TsvRow {
+  line: number;
+  fields: string[];
+}
+
+/**
+ * Rows of an IMDb dataset file: a header line that must name exactly `columns`, then tab-separated
+ * rows with exactly that many fields. IMDb's TSV has no quoting: a `"` is an ordinary character.
+ */
+export async function* readTsv(path: string, columns: readonly string[]): AsyncGenerator<TsvRow> {
+  let header = true;
+  for await (const { number, text } of readLines(path)) {
+    if (header) {
+      header = false;
+      if (text !== columns.join('\t')) {
+        throw new IngestInputError(path, `expected the header "${columns.join('\\t')}"`, number);
+      }
+      continue;
+    }
+    if (text === '') continue;
+    const fields = text.split('\t');
+    if (fields.length !== columns.length) {
+      throw new IngestInputError(path, `expected ${columns.length} tab-separated fields, found ${fields.length}`, number);
+    }
+    yield { line: number, fields };
+  }
+  if (header) throw new IngestInputError(path, 'is empty (no header line)');
+}
+
+/** Reads only the header line, so a wrong file is refused before anything is staged. */
+export async function checkTsvHeader(path: string, columns: readonly string[]): Promise<void> {
+  const rows = readTsv(path, columns);
+  try {
+    await rows.next();
+  } finally {
+    await rows.return(undefined);
+  }
+}
