@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { CatalogLoadError } from '../src/catalog/catalog-writer';
 import { CatalogIngestService } from '../src/ingest/catalog-ingest.service';
 import { IngestInputError } from '../src/ingest/ingest-errors';
@@ -158,7 +159,7 @@ describe('catalog ingest', () => {
       await expect(ingest.ingest({ ...good(), ratings: wrongHeader })).rejects.toThrow(`${wrongHeader}:1: expected the header`);
       await expect(ingest.ingest({ ...good(), basics: `${files.dir}/missing.tsv` })).rejects.toThrow(/missing\.tsv: cannot be opened \(ENOENT\)/);
       const corrupt = files.write('corrupt.tsv.gz', []);
-      require('node:fs').writeFileSync(corrupt, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]));
+      writeFileSync(corrupt, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]));
       await expect(ingest.ingest({ ...good(), basics: corrupt })).rejects.toThrow(IngestInputError);
     });
 
