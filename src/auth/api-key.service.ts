@@ -94,10 +94,11 @@ export class ApiKeyService {
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.entity;
     if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) this.evictExpired(now);
-    const entity = this.keys.findOneBy({ keyHash: hash });
-    this.cache.set(hash, { expiresAt: now + KEY_CACHE_TTL_MS, entity });
-    entity.catch(() => this.cache.delete(hash));
-    return entity;
+    const entry = { expiresAt: now + KEY_CACHE_TTL_MS, entity: this.keys.findOneBy({ keyHash: hash }) };
+    this.cache.set(hash, entry);
+    // A failed lookup is not remembered (unless a newer lookup has replaced it already).
+    entry.entity.catch(() => this.cache.get(hash) === entry && this.cache.delete(hash));
+    return entry.entity;
   }
 
   private evictExpired(now: number): void {

@@ -9,10 +9,14 @@ export function parseCliInteger(option: string, value: string, min: number, max:
   return number;
 }
 
-/** Trimmed, non-empty text of at most `maxLength` characters without control characters. */
+/**
+ * Trimmed, non-empty text of at most `maxLength` characters (code points), without control or
+ * invisible formatting characters (which `keys:list` would echo back).
+ */
 export function parseCliText(option: string, value: string, maxLength: number): string {
   const text = value.trim();
-  if (text.length === 0 || text.length > maxLength || /\p{Cc}/u.test(text)) {
+  const length = [...text].length;
+  if (length === 0 || length > maxLength || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(text)) {
     throw new CliError(`${option} must be 1 to ${maxLength} printable characters`);
   }
   return text;
