@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogWriter } from '../catalog/catalog-writer';
 import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
 import { BASICS_COLUMNS, type Parsed, RATINGS_COLUMNS, parseBasicsRow, parseRatingsRow } from './imdb-normalizer';
-import { readNdjson } from './ndjson-reader';
+import { checkNdjson, readNdjson } from './ndjson-reader';
 import { parseOmdbObject } from './omdb-normalizer';
 import { checkTsvHeader, readTsv } from './tsv-reader';
 
@@ -57,7 +57,7 @@ export class CatalogIngestService {
     // Refuse a wrong file before staging anything large.
     await checkTsvHeader(files.basics, BASICS_COLUMNS);
     await checkTsvHeader(files.ratings, RATINGS_COLUMNS);
-    if (files.enrichment) await readNdjson(files.enrichment).next();
+    if (files.enrichment) await checkNdjson(files.enrichment);
 
     const progress = options.onProgress ?? (() => undefined);
     const byType = Object.fromEntries(TITLE_TYPES.map((type) => [type, 0])) as Record<TitleType, number>;

@@ -50,8 +50,9 @@ function parseYear(field: string): number | null | undefined {
  */
 export function parseBasicsRow(fields: readonly string[]): Parsed<TitleRecord> {
   const [tconst, titleType, primaryTitle, originalTitle, , startYear, endYear, runtimeMinutes, genres] = fields;
+  // Own properties only: "constructor" or "__proto__" are not title types.
+  if (!Object.hasOwn(IMDB_TYPES, titleType)) return skip('excluded title type');
   const type = IMDB_TYPES[titleType];
-  if (!type) return skip('excluded title type');
   if (!IMDB_ID_PATTERN.test(tconst)) return skip('invalid title id');
   const title = cleanText(nullable(primaryTitle) ?? '');
   if (title === null) return skip('missing title');

@@ -18,7 +18,7 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  * name), with constant memory. A UTF-8 byte order mark is dropped; `\r\n` endings are accepted.
  */
 export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
-  const source = await openSource(path);
+  const { file, source } = await openSource(path);
   const lines = createInterface({ input: source, crlfDelay: Infinity });
   let number = 0;
   try {
@@ -31,10 +31,12 @@ export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
   } finally {
     lines.close();
     source.destroy();
+    // Stopping early (a header check) must also close the file under a gunzip stream.
+    file.destroy();
   }
 }
 
-async function openSource(path: string): Promise<Readable> {
+async function openSource(path: string): Promise<{ file: Readable; source: Readable }> {
   let gzip: boolean;
   try {
     const handle = await open(path, 'r');
@@ -48,9 +50,9 @@ async function openSource(path: string): Promise<Readable> {
     throw new IngestInputError(path, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  if (!gzip) return file;
+  if (!gzip) return { file, source: file };
   const gunzip = createGunzip();
   file.on('error', (error) => gunzip.destroy(error));
   gunzip.on('error', () => file.destroy());
-  return file.pipe(gunzip);
+  return { file, source: file.pipe(gunzip) };
 }

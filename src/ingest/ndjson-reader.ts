@@ -22,3 +22,13 @@ export async function* readNdjson(path: string): AsyncGenerator<JsonLine> {
     yield { line: number, value: value as Record<string, unknown> };
   }
 }
+
+/** Reads only the first line, so a wrong file is refused before anything is staged. */
+export async function checkNdjson(path: string): Promise<void> {
+  const lines = readNdjson(path);
+  try {
+    await lines.next();
+  } finally {
+    await lines.return(undefined);
+  }
+}

@@ -1,9 +1,13 @@
 /** Control characters never belong in catalog text (and \x1f separates staged list items). */
 const CONTROL_CHARACTERS = /\p{Cc}/gu;
+const LINE_AND_TAB_CONTROLS = /[\t\n\v\f\r]/g;
 
-/** Trimmed text without control characters; empty becomes null. */
+/**
+ * Trimmed text without control characters: tabs and line breaks become spaces ("a\nb" → "a b"),
+ * the others are removed. Empty becomes null.
+ */
 export function cleanText(value: string): string | null {
-  const text = value.replace(CONTROL_CHARACTERS, '').trim();
+  const text = value.replace(LINE_AND_TAB_CONTROLS, ' ').replace(CONTROL_CHARACTERS, '').trim();
   return text === '' ? null : text;
 }
 

@@ -32,10 +32,14 @@ export async function* readTsv(path: string, columns: readonly string[]): AsyncG
 
 /** Reads only the header line, so a wrong file is refused before anything is staged. */
 export async function checkTsvHeader(path: string, columns: readonly string[]): Promise<void> {
-  const rows = readTsv(path, columns);
+  const lines = readLines(path);
   try {
-    await rows.next();
+    const first = await lines.next();
+    if (first.done) throw new IngestInputError(path, 'is empty (no header line)');
+    if (first.value.text !== columns.join('\t')) {
+      throw new IngestInputError(path, `expected the header "${columns.join('\\t')}"`, 1);
+    }
   } finally {
-    await rows.return(undefined);
+    await lines.return(undefined);
   }
 }
