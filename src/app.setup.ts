@@ -11,5 +11,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   return app;
 }
 
-/** No route reads a body, so none is parsed: a malformed or huge body can never fail a request. */
-export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+/**
+ * No route reads a body, so none is parsed: a malformed or huge body can never fail a request.
+ * Start-up errors are thrown to the caller (which prints one line) instead of aborting the process.
+ */
+export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, abortOnError: false } as const;

@@ -6,6 +6,7 @@ import { reportCliFailure } from './cli/cli-errors';
 async function main(): Promise<void> {
   await CommandFactory.run(CliModule.forRoot(), {
     logger: false,
+    abortOnError: false,
     cliName: 'catalog-api',
     errorHandler: reportCliFailure,
     serviceErrorHandler: reportCliFailure,

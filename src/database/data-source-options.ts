@@ -4,6 +4,7 @@ import type { DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { MIGRATIONS } from '../../migrations';
 import type { DatabaseConfig } from '../config/app-config';
+import { lockEmbeddedDatabase } from './embedded-lock';
 import { ENTITIES } from './entities';
 
 /** Bounds that keep a sick database from hanging requests or probes forever. */
@@ -30,10 +31,14 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   return { ...common, driver: new PGliteDriver({ dataDir: embeddedDataDir(database.dataDir) }).driver };
 }
 
-/** `memory://` keeps the embedded database in memory (tests); anything else is a folder. */
-function embeddedDataDir(dataDir: string): string {
+/**
+ * `memory://` keeps the embedded database in memory (tests); anything else is a folder, created if
+ * needed and locked for this process (idempotent, so the server can claim it before Nest starts).
+ */
+export function embeddedDataDir(dataDir: string): string {
   if (dataDir.startsWith('memory://')) return dataDir;
   const absolute = resolve(dataDir, 'pglite');
   mkdirSync(absolute, { recursive: true });
+  lockEmbeddedDatabase(resolve(dataDir));
   return absolute;
 }

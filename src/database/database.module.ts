@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
@@ -7,6 +7,7 @@ import { getPGliteInstance } from 'typeorm-pglite';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
+import { releaseEmbeddedDatabaseLocks } from './embedded-lock';
 import { runPendingMigrations } from './migration-runner';
 
 /** The names of the migrations this process applied at start (empty when the schema was current). */
@@ -48,4 +49,12 @@ export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
   ],
   exports: [Database, APPLIED_MIGRATIONS],
 })
-export class DatabaseModule {}
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Close the database first, then let another process open the embedded one. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    releaseEmbeddedDatabaseLocks();
+  }
+}
