@@ -13,16 +13,52 @@ const MAX_BIND_PARAMETERS = 10_000;
 const LOAD_LOCK_KEY = 7_301_114_521;
 
 const TITLE_STAGING_COLUMNS = [
-  'imdb_id', 'type', 'title', 'original_title', 'year', 'end_year', 'runtime_minutes', 'genres',
-  'content_rating', 'plot', 'languages', 'countries', 'directors', 'writers', 'actors', 'awards',
-  'poster_url', 'box_office', 'production', 'total_seasons', 'rating_average', 'rating_votes',
-  'enriched', 'search_lexemes', 'search_title_key', 'search_original_key',
+  'imdb_id',
+  'type',
+  'title',
+  'original_title',
+  'year',
+  'end_year',
+  'runtime_minutes',
+  'genres',
+  'content_rating',
+  'plot',
+  'languages',
+  'countries',
+  'directors',
+  'writers',
+  'actors',
+  'awards',
+  'poster_url',
+  'box_office',
+  'production',
+  'total_seasons',
+  'rating_average',
+  'rating_votes',
+  'enriched',
+  'search_lexemes',
+  'search_title_key',
+  'search_original_key',
 ] as const;
 
 const RATING_STAGING_COLUMNS = ['seq', 'imdb_id', 'average', 'votes'] as const;
 const ENRICHMENT_STAGING_COLUMNS = [
-  'seq', 'imdb_id', 'runtime_minutes', 'genres', 'content_rating', 'plot', 'languages', 'countries',
-  'directors', 'writers', 'actors', 'awards', 'poster_url', 'box_office', 'production', 'total_seasons',
+  'seq',
+  'imdb_id',
+  'runtime_minutes',
+  'genres',
+  'content_rating',
+  'plot',
+  'languages',
+  'countries',
+  'directors',
+  'writers',
+  'actors',
+  'awards',
+  'poster_url',
+  'box_office',
+  'production',
+  'total_seasons',
 ] as const;
 
 const DROP_STAGING_SQL = 'DROP TABLE IF EXISTS title_staging, rating_staging, enrichment_staging';
@@ -87,6 +123,8 @@ const LIVE_COLUMNS: ReadonlyArray<[column: string, fromStaging: string]> = [
   ['search_vector', `array_to_tsvector(string_to_array(s.search_lexemes, ' '))`],
   ['search_title_key', 's.search_title_key'],
   ['search_original_key', 's.search_original_key'],
+  // The digest of the whole staged row: equal digests mean nothing to rewrite.
+  ['source_hash', 'md5(s::text)'],
 ];
 
 function listSql(column: string): string {
@@ -171,11 +209,23 @@ export class CatalogWriter {
       ]);
       if (!lock?.locked) throw new CatalogLoadError('Another catalog load is running on this database.');
       try {
+        // The pool's statement timeout guards API queries; a full-catalog merge may take minutes.
+        await session.query('SET statement_timeout = 0');
         await this.createStagingTables(session);
         const contentHash = createHash('sha256');
-        await this.stage(session, 'title_staging', TITLE_STAGING_COLUMNS, hashed(titleRows(source.titles), contentHash));
+        await this.stage(
+          session,
+          'title_staging',
+          TITLE_STAGING_COLUMNS,
+          hashed(titleRows(source.titles), contentHash),
+        );
         if (source.ratings) {
-          await this.stage(session, 'rating_staging', RATING_STAGING_COLUMNS, hashed(ratingRows(source.ratings), contentHash));
+          await this.stage(
+            session,
+            'rating_staging',
+            RATING_STAGING_COLUMNS,
+            hashed(ratingRows(source.ratings), contentHash),
+          );
           await session.query(APPLY_RATINGS_SQL);
         }
         if (source.enrichments) {
@@ -194,6 +244,7 @@ export class CatalogWriter {
         throw translateLoadError(error);
       } finally {
         await session.query(DROP_STAGING_SQL).catch(() => undefined);
+        await session.query('RESET statement_timeout').catch(() => undefined);
         await session.query('SELECT pg_advisory_unlock($1)', [LOAD_LOCK_KEY]).catch(() => undefined);
       }
     });
@@ -224,7 +275,10 @@ export class CatalogWriter {
     rows: AsyncIterable<StagingValue[]>,
   ): Promise<void> {
     if (session.copyFrom) {
-      await session.copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, Readable.from(copyText(rows)));
+      await session.copyFrom(
+        `COPY ${table} (${columns.join(', ')}) FROM STDIN`,
+        Readable.from(copyText(rows)),
+      );
       return;
     }
     const rowsPerInsert = Math.floor(MAX_BIND_PARAMETERS / columns.length);
@@ -234,7 +288,10 @@ export class CatalogWriter {
       const tuples = batch.map(
         (_, row) => `(${columns.map((_c, col) => `$${row * columns.length + col + 1}`).join(', ')})`,
       );
-      await session.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, batch.flat());
+      await session.query(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
+        batch.flat(),
+      );
       batch = [];
     };
     for await (const row of rows) {
@@ -255,8 +312,7 @@ export class CatalogWriter {
       tx,
       `UPDATE titles t SET (${columns.join(', ')}) = (${values.join(', ')})
        FROM title_staging s
-       WHERE t.imdb_id = s.imdb_id
-         AND (${columns.map((c) => `t.${c}`).join(', ')}) IS DISTINCT FROM (${values.join(', ')})`,
+       WHERE t.imdb_id = s.imdb_id AND t.source_hash IS DISTINCT FROM md5(s::text)`,
     );
     const inserted = await countAffected(
       tx,
@@ -302,12 +358,32 @@ async function* titleRows(records: Records<TitleRecord>): AsyncGenerator<Staging
   for await (const record of records) {
     const search = searchDocument(record.title, record.originalTitle);
     yield [
-      record.imdbId, record.type, record.title, record.originalTitle, record.year, record.endYear,
-      record.runtimeMinutes, joinList(record.genres), record.contentRating, record.plot,
-      joinList(record.languages), joinList(record.countries), joinList(record.directors),
-      joinList(record.writers), joinList(record.actors), record.awards, record.posterUrl, record.boxOffice,
-      record.production, record.totalSeasons, record.ratingAverage, record.ratingVotes, record.enriched,
-      search.lexemes.join(' '), search.titleKey, search.originalKey,
+      record.imdbId,
+      record.type,
+      record.title,
+      record.originalTitle,
+      record.year,
+      record.endYear,
+      record.runtimeMinutes,
+      joinList(record.genres),
+      record.contentRating,
+      record.plot,
+      joinList(record.languages),
+      joinList(record.countries),
+      joinList(record.directors),
+      joinList(record.writers),
+      joinList(record.actors),
+      record.awards,
+      record.posterUrl,
+      record.boxOffice,
+      record.production,
+      record.totalSeasons,
+      record.ratingAverage,
+      record.ratingVotes,
+      record.enriched,
+      search.lexemes.join(' '),
+      search.titleKey,
+      search.originalKey,
     ];
   }
 }
@@ -321,9 +397,22 @@ async function* enrichmentRows(records: Records<EnrichmentRecord>): AsyncGenerat
   let seq = 0;
   for await (const e of records) {
     yield [
-      seq++, e.imdbId, e.runtimeMinutes, joinList(e.genres), e.contentRating, e.plot, joinList(e.languages),
-      joinList(e.countries), joinList(e.directors), joinList(e.writers), joinList(e.actors), e.awards,
-      e.posterUrl, e.boxOffice, e.production, e.totalSeasons,
+      seq++,
+      e.imdbId,
+      e.runtimeMinutes,
+      joinList(e.genres),
+      e.contentRating,
+      e.plot,
+      joinList(e.languages),
+      joinList(e.countries),
+      joinList(e.directors),
+      joinList(e.writers),
+      joinList(e.actors),
+      e.awards,
+      e.posterUrl,
+      e.boxOffice,
+      e.production,
+      e.totalSeasons,
     ];
   }
 }
@@ -356,13 +445,17 @@ async function* copyText(rows: AsyncIterable<StagingValue[]>): AsyncGenerator<st
 function copyField(value: StagingValue): string {
   if (value === null) return '\\N';
   if (typeof value !== 'string') return String(value);
-  return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  return value.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
+  );
 }
 
 function translateLoadError(error: unknown): unknown {
   const pgError = error as { code?: string; detail?: string; message?: string };
   if (pgError?.code === '23505') {
-    return new CatalogLoadError(`Duplicate title id in the catalog input: ${pgError.detail ?? pgError.message}`);
+    return new CatalogLoadError(
+      `Duplicate title id in the catalog input: ${pgError.detail ?? pgError.message}`,
+    );
   }
   return error;
 }
