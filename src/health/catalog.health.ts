@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { type CatalogState, CatalogStateRepository } from '../catalog/catalog-state.repository';
 
@@ -8,6 +8,8 @@ export const CATALOG_CHECK_TIMEOUT_MS = 2_000;
 /** The terminus indicator behind /health: the catalog query itself is the database check. */
 @Injectable()
 export class CatalogHealthIndicator {
+  private readonly logger = new Logger('Health');
+
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly catalogState: CatalogStateRepository,
@@ -19,6 +21,7 @@ export class CatalogHealthIndicator {
       onState(await withTimeout(this.catalogState.current(), CATALOG_CHECK_TIMEOUT_MS));
       return indicator.up();
     } catch (error) {
+      this.logger.warn({ err: error }, 'The catalog query failed');
       return indicator.down({ message: error instanceof Error ? error.message : String(error) });
     }
   }
