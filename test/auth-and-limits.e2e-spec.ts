@@ -30,7 +30,11 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       const req = t.http().get('/v1/movies');
       if (header !== undefined) req.set('Authorization', header);
       const res = await req.expect(401);
-      expect(res.body.error).toEqual({ code: 'MISSING_API_KEY', message: expect.any(String), request_id: res.headers['x-request-id'] });
+      expect(res.body.error).toEqual({
+        code: 'MISSING_API_KEY',
+        message: expect.any(String),
+        request_id: res.headers['x-request-id'],
+      });
       expectOnlyRequestId(res.headers);
     });
 
@@ -55,7 +59,9 @@ describe('API keys, per-minute limits and monthly quotas', () => {
     });
 
     it('authenticates before validating: no key and bad parameters is 401', async () => {
-      expect((await t.http().get('/v1/search?page=0&bogus=1').expect(401)).body.error.code).toBe('MISSING_API_KEY');
+      expect((await t.http().get('/v1/search?page=0&bogus=1').expect(401)).body.error.code).toBe(
+        'MISSING_API_KEY',
+      );
       expect((await t.http().get('/v1/titles/bad-id').expect(401)).body.error.code).toBe('MISSING_API_KEY');
     });
 
@@ -94,8 +100,16 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       await awaitRoomInMinute();
       for (let i = 0; i < 3; i++) await withKey('/v1/movies', key).expect(200);
       const res = await withKey('/v1/search?q=&bogus=1', key).expect(429);
-      expect(res.body.error).toEqual({ code: 'RATE_LIMITED', message: expect.any(String), request_id: res.headers['x-request-id'] });
-      expect(res.headers).toMatchObject({ 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': '0', 'retry-after': '60' });
+      expect(res.body.error).toEqual({
+        code: 'RATE_LIMITED',
+        message: expect.any(String),
+        request_id: res.headers['x-request-id'],
+      });
+      expect(res.headers).toMatchObject({
+        'x-ratelimit-limit': '3',
+        'x-ratelimit-remaining': '0',
+        'retry-after': '60',
+      });
     });
 
     it('counts one window per key across all routes, HEAD included', async () => {
@@ -127,7 +141,9 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       const key = await newKey(3, 1);
       await awaitRoomInMinute();
       await withKey('/v1/movies', key).expect(200);
-      expect((await withKey('/v1/search?bogus=1', key).expect(429)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
+      expect((await withKey('/v1/search?bogus=1', key).expect(429)).body.error.code).toBe(
+        'MONTHLY_QUOTA_EXCEEDED',
+      );
       expect((await withKey('/v1/movies', key).expect(429)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
       const limited = await withKey('/v1/movies', key).expect(429);
       expect(limited.body.error.code).toBe('RATE_LIMITED');

@@ -2,9 +2,28 @@ import { FIXTURE_TITLES, MOVIE_COUNT, SERIES_COUNT } from './support/catalog-fix
 import { type TestApp, createTestApp } from './support/test-app';
 
 const TITLE_FIELDS = [
-  'id', 'imdb_id', 'type', 'title', 'original_title', 'year', 'end_year', 'runtime_minutes', 'genres',
-  'content_rating', 'plot', 'languages', 'countries', 'directors', 'writers', 'actors', 'awards', 'poster_url',
-  'box_office', 'production', 'total_seasons', 'ratings',
+  'id',
+  'imdb_id',
+  'type',
+  'title',
+  'original_title',
+  'year',
+  'end_year',
+  'runtime_minutes',
+  'genres',
+  'content_rating',
+  'plot',
+  'languages',
+  'countries',
+  'directors',
+  'writers',
+  'actors',
+  'awards',
+  'poster_url',
+  'box_office',
+  'production',
+  'total_seasons',
+  'ratings',
 ];
 
 describe('Catalog endpoints', () => {
@@ -20,23 +39,37 @@ describe('Catalog endpoints', () => {
 
   describe('GET /v1/titles/{imdb_id}', () => {
     it('returns exactly one Title with the 22 fields and a request-only meta', async () => {
-      const res = await t.get('/v1/titles/tt0111161').expect(200).expect('Content-Type', /application\/json/);
+      const res = await t
+        .get('/v1/titles/tt0111161')
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(res.body.data).toHaveLength(1);
       expect(Object.keys(res.body.meta)).toEqual(['request_id']);
       const title = res.body.data[0];
       expect(Object.keys(title).sort()).toEqual([...TITLE_FIELDS].sort());
       expect(title).toMatchObject({
-        imdb_id: 'tt0111161', type: 'movie', title: 'The Shawshank Redemption',
-        original_title: 'The Shawshank Redemption', year: 1994, end_year: null, runtime_minutes: 142,
-        genres: ['Drama'], content_rating: 'R', writers: ['Stephen King', 'Frank Darabont'],
-        box_office: '$28,767,189', ratings: { average: 9.3, votes: 3000 },
+        imdb_id: 'tt0111161',
+        type: 'movie',
+        title: 'The Shawshank Redemption',
+        original_title: 'The Shawshank Redemption',
+        year: 1994,
+        end_year: null,
+        runtime_minutes: 142,
+        genres: ['Drama'],
+        content_rating: 'R',
+        writers: ['Stephen King', 'Frank Darabont'],
+        box_office: '$28,767,189',
+        ratings: { average: 9.3, votes: 3000 },
       });
       expect(Number.isInteger(title.id)).toBe(true);
     });
 
     it('gives total_seasons only to series types', async () => {
       expect((await t.get('/v1/titles/tt0111161')).body.data[0].total_seasons).toBeNull();
-      expect((await t.get('/v1/titles/tt0903747')).body.data[0]).toMatchObject({ total_seasons: 5, end_year: 2013 });
+      expect((await t.get('/v1/titles/tt0903747')).body.data[0]).toMatchObject({
+        total_seasons: 5,
+        end_year: 2013,
+      });
     });
 
     it('serializes empty lists as null and an unrated title as {0, 0}', async () => {
@@ -46,21 +79,28 @@ describe('Catalog endpoints', () => {
       expect(unrated.original_title).toBeNull();
     });
 
-    it.each(['tt12x', 'TT0111161', 'nm0000001', 'tt', 'tt０１', 'tt0111161%20'])('refuses the identifier %s', async (id) => {
-      const res = await t.get(`/v1/titles/${encodeURIComponent(id)}`).expect(400);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.message).toContain('^tt\\d+$');
-    });
+    it.each(['tt12x', 'TT0111161', 'nm0000001', 'tt', 'tt０１', 'tt0111161%20'])(
+      'refuses the identifier %s',
+      async (id) => {
+        const res = await t.get(`/v1/titles/${encodeURIComponent(id)}`).expect(400);
+        expect(res.body.error.code).toBe('VALIDATION_ERROR');
+        expect(res.body.error.message).toContain('^tt\\d+$');
+      },
+    );
 
     it('treats leading zeros as part of the identifier', async () => {
       const res = await t.get('/v1/titles/tt111161').expect(404);
       expect(res.body.error).toEqual({
-        code: 'TITLE_NOT_FOUND', message: expect.any(String), request_id: res.headers['x-request-id'],
+        code: 'TITLE_NOT_FOUND',
+        message: expect.any(String),
+        request_id: res.headers['x-request-id'],
       });
     });
 
     it('refuses any query parameter and malformed escapes in the path', async () => {
-      expect((await t.get('/v1/titles/tt0111161?page=1').expect(400)).body.error.code).toBe('VALIDATION_ERROR');
+      expect((await t.get('/v1/titles/tt0111161?page=1').expect(400)).body.error.code).toBe(
+        'VALIDATION_ERROR',
+      );
       expect((await t.get('/v1/titles/tt%ZZ').expect(400)).body.error.code).toBe('VALIDATION_ERROR');
     });
   });
@@ -68,9 +108,15 @@ describe('Catalog endpoints', () => {
   describe('GET /v1/movies and /v1/series', () => {
     it('lists movie and tv_movie titles by votes, then id, with exact totals', async () => {
       const res = await t.get('/v1/movies').expect(200);
-      expect(res.body.data.every((title: { type: string }) => ['movie', 'tv_movie'].includes(title.type))).toBe(true);
+      expect(
+        res.body.data.every((title: { type: string }) => ['movie', 'tv_movie'].includes(title.type)),
+      ).toBe(true);
       expect(res.body.meta).toEqual({
-        request_id: res.headers['x-request-id'], page: 1, per_page: 20, total_results: MOVIE_COUNT, total_pages: 1,
+        request_id: res.headers['x-request-id'],
+        page: 1,
+        per_page: 20,
+        total_results: MOVIE_COUNT,
+        total_pages: 1,
       });
       const votes = res.body.data.map((title: { ratings: { votes: number } }) => title.ratings.votes);
       expect(votes).toEqual([...votes].sort((a, b) => b - a));
@@ -88,24 +134,49 @@ describe('Catalog endpoints', () => {
       const all = imdbIds((await t.get('/v1/movies')).body);
       const second = await t.get('/v1/movies?page=2&limit=3').expect(200);
       expect(imdbIds(second.body)).toEqual(all.slice(3, 6));
-      expect(second.body.meta).toMatchObject({ page: 2, per_page: 3, total_results: MOVIE_COUNT, total_pages: Math.ceil(MOVIE_COUNT / 3) });
+      expect(second.body.meta).toMatchObject({
+        page: 2,
+        per_page: 3,
+        total_results: MOVIE_COUNT,
+        total_pages: Math.ceil(MOVIE_COUNT / 3),
+      });
       const past = await t.get('/v1/movies?page=1000000&limit=20').expect(200);
       expect(past.body.data).toEqual([]);
       expect(past.body.meta).toMatchObject({ page: 1000000, total_results: MOVIE_COUNT, total_pages: 1 });
     });
 
     it('accepts leading zeros and a plus sign (percent-encoded; a raw "+" is a space)', async () => {
-      expect((await t.get('/v1/series?page=01&limit=%2B2').expect(200)).body.meta).toMatchObject({ page: 1, per_page: 2 });
+      expect((await t.get('/v1/series?page=01&limit=%2B2').expect(200)).body.meta).toMatchObject({
+        page: 1,
+        per_page: 2,
+      });
       await t.get('/v1/series?limit=+2').expect(400);
     });
 
     it.each([
-      'page=0', 'page=1000001', 'limit=0', 'limit=21', 'page=abc', 'page=1.5', 'page=1.0', 'page=1e3', 'page=0x10',
-      'page=', 'page=%201', 'limit=-1', 'page=1&page=2', 'cursor=abc', 'sort=votes', 'page=%E0%A4', 'page',
+      'page=0',
+      'page=1000001',
+      'limit=0',
+      'limit=21',
+      'page=abc',
+      'page=1.5',
+      'page=1.0',
+      'page=1e3',
+      'page=0x10',
+      'page=',
+      'page=%201',
+      'limit=-1',
+      'page=1&page=2',
+      'cursor=abc',
+      'sort=votes',
+      'page=%E0%A4',
+      'page',
     ])('refuses %s', async (query) => {
       const res = await t.get(`/v1/movies?${query}`).expect(400);
       expect(res.body.error).toEqual({
-        code: 'VALIDATION_ERROR', message: expect.any(String), request_id: res.headers['x-request-id'],
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        request_id: res.headers['x-request-id'],
       });
     });
   });
@@ -138,7 +209,10 @@ describe('Catalog endpoints', () => {
     it('filters by exact type and year', async () => {
       expect(imdbIds((await search('q=the&type=tv_series')).body)).toEqual(['tt0386676', 'tt0290978']);
       expect(imdbIds((await search('q=office&year=2001')).body)).toEqual(['tt0290978']);
-      expect((await search('q=office&type=movie')).body.meta).toMatchObject({ total_results: 0, total_pages: 0 });
+      expect((await search('q=office&type=movie')).body.meta).toMatchObject({
+        total_results: 0,
+        total_pages: 0,
+      });
     });
 
     it('normalizes with NFKC and removes control characters', async () => {
@@ -148,7 +222,9 @@ describe('Catalog endpoints', () => {
 
     it('uses only the first 20 tokens', async () => {
       const twenty = Array.from({ length: 20 }, () => 'up').join(' ');
-      expect(imdbIds((await search(`q=${encodeURIComponent(`${twenty} nomatch`)}`)).body)).toEqual(['tt1049413']);
+      expect(imdbIds((await search(`q=${encodeURIComponent(`${twenty} nomatch`)}`)).body)).toEqual([
+        'tt1049413',
+      ]);
       expect((await search(`q=${encodeURIComponent(`nomatch ${twenty}`)}`)).body.meta.total_results).toBe(0);
     });
 
@@ -165,8 +241,21 @@ describe('Catalog endpoints', () => {
     });
 
     it.each([
-      '', 'q=', 'q=%21%21%21', 'q=%09', `q=${'a'.repeat(101)}`, 'q=a&type=episode', 'q=a&year=1799', 'q=a&year=2101',
-      'q=a&year=20x0', 'q=a&q=b', 'q=a&limit=50', 'q=a&foo=1', 'q=%FF', '__proto__=1&q=a', 'q=a&constructor=1',
+      '',
+      'q=',
+      'q=%21%21%21',
+      'q=%09',
+      `q=${'a'.repeat(101)}`,
+      'q=a&type=episode',
+      'q=a&year=1799',
+      'q=a&year=2101',
+      'q=a&year=20x0',
+      'q=a&q=b',
+      'q=a&limit=50',
+      'q=a&foo=1',
+      'q=%FF',
+      '__proto__=1&q=a',
+      'q=a&constructor=1',
     ])('refuses %s', async (query) => {
       expect((await search(query).expect(400)).body.error.code).toBe('VALIDATION_ERROR');
     });

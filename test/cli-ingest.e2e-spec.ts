@@ -14,7 +14,10 @@ describe('catalog:ingest CLI', () => {
   beforeAll(async () => {
     if (TEST_ENGINE === 'embedded') {
       const dataDir = mkdtempSync(join(tmpdir(), 'catalog-cli-'));
-      database = { config: { kind: 'embedded', dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+      database = {
+        config: { kind: 'embedded', dataDir },
+        drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+      };
     } else {
       database = await createTestDatabase();
     }
@@ -26,19 +29,34 @@ describe('catalog:ingest CLI', () => {
   });
 
   const basics = () =>
-    files.basics('basics.tsv.gz', [
-      basicsRow('tt0111161', 'movie', 'The Shawshank Redemption', { year: 1994, runtime: 142, genres: 'Drama' }),
-      basicsRow('tt0903747', 'tvSeries', 'Breaking Bad', { year: 2008, end: 2013 }),
-      basicsRow('tt0959621', 'tvEpisode', 'Pilot', { year: 2008 }),
-    ], { gzip: true });
+    files.basics(
+      'basics.tsv.gz',
+      [
+        basicsRow('tt0111161', 'movie', 'The Shawshank Redemption', {
+          year: 1994,
+          runtime: 142,
+          genres: 'Drama',
+        }),
+        basicsRow('tt0903747', 'tvSeries', 'Breaking Bad', { year: 2008, end: 2013 }),
+        basicsRow('tt0959621', 'tvEpisode', 'Pilot', { year: 2008 }),
+      ],
+      { gzip: true },
+    );
   const ratings = () => files.ratings('ratings.tsv', [ratingsRow('tt0111161', '9.3', 3000000)]);
 
   it('loads a catalog and prints a one-line JSON summary', async () => {
     const result = await runCli(
       [
-        'catalog:ingest', '--basics', basics(), '--ratings', ratings(),
-        '--enrichment', files.enrichment('omdb.ndjson', [omdbObject('tt0903747', { totalSeasons: '5' })]),
-        '--catalog-version', '2026-11-21', '--json',
+        'catalog:ingest',
+        '--basics',
+        basics(),
+        '--ratings',
+        ratings(),
+        '--enrichment',
+        files.enrichment('omdb.ndjson', [omdbObject('tt0903747', { totalSeasons: '5' })]),
+        '--catalog-version',
+        '2026-11-21',
+        '--json',
       ],
       env,
     );
@@ -47,14 +65,21 @@ describe('catalog:ingest CLI', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({
-      catalogVersion: '2026-11-21', titles: 2, enriched: 1, byType: { movie: 1, tv_series: 1 },
+      catalogVersion: '2026-11-21',
+      titles: 2,
+      enriched: 1,
+      byType: { movie: 1, tv_series: 1 },
       files: { basics: { rows: 3, skipped: { 'excluded title type': 1 } } },
     });
 
     const app = await createTestApp({}, database);
     try {
       const { catalog } = (await app.get('/health').expect(200)).body.data[0];
-      expect(catalog).toMatchObject({ catalog_version: '2026-11-21', title_count: 2, enrichment_complete: false });
+      expect(catalog).toMatchObject({
+        catalog_version: '2026-11-21',
+        title_count: 2,
+        enrichment_complete: false,
+      });
       expect((await app.get('/v1/titles/tt0903747').expect(200)).body.data[0].total_seasons).toBe(5);
     } finally {
       await app.close();
@@ -69,8 +94,14 @@ describe('catalog:ingest CLI', () => {
   });
 
   it.each([
-    [() => ['--basics', files.write('bad.tsv', ['nope']), '--ratings', ratings()], 'bad.tsv:1: expected the header'],
-    [() => ['--basics', basics(), '--ratings', join(files.dir, 'absent.tsv')], 'absent.tsv: cannot be opened'],
+    [
+      () => ['--basics', files.write('bad.tsv', ['nope']), '--ratings', ratings()],
+      'bad.tsv:1: expected the header',
+    ],
+    [
+      () => ['--basics', basics(), '--ratings', join(files.dir, 'absent.tsv')],
+      'absent.tsv: cannot be opened',
+    ],
     [() => ['--ratings', ratings()], '--basics'],
   ])('refuses bad input with one line and exit code 1 (%#)', async (args, message) => {
     const result = await runCli(['catalog:ingest', ...args()], env);

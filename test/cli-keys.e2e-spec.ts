@@ -15,7 +15,10 @@ describe('keys CLI', () => {
     if (TEST_ENGINE === 'embedded') {
       // The embedded database must be on disk to be shared by the CLI process and the service.
       dataDir = mkdtempSync(join(tmpdir(), 'catalog-cli-'));
-      database = { config: { kind: 'embedded', dataDir }, drop: async () => rmSync(dataDir!, { recursive: true, force: true }) };
+      database = {
+        config: { kind: 'embedded', dataDir },
+        drop: async () => rmSync(dataDir!, { recursive: true, force: true }),
+      };
     } else {
       database = await createTestDatabase();
     }
@@ -32,7 +35,10 @@ describe('keys CLI', () => {
     const migrate = await runCli(['db:migrate'], env);
     expect(migrate).toMatchObject({ code: 0 });
 
-    const created = await runCli(['keys:create', '--name', 'partner', '--rpm', '5', '--monthly-quota', '100', '--json'], env);
+    const created = await runCli(
+      ['keys:create', '--name', 'partner', '--rpm', '5', '--monthly-quota', '100', '--json'],
+      env,
+    );
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -45,7 +51,15 @@ describe('keys CLI', () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(key.key);
     expect(JSON.parse(listed.stdout)).toEqual([
-      { id: key.id, name: 'partner', prefix: key.key.slice(0, 13), rpm: 5, monthly_quota: 100, disabled: false, created_at: expect.any(String) },
+      {
+        id: key.id,
+        name: 'partner',
+        prefix: key.key.slice(0, 13),
+        rpm: 5,
+        monthly_quota: 100,
+        disabled: false,
+        created_at: expect.any(String),
+      },
     ]);
 
     expect((await runCli(['keys:disable', key.id], env)).code).toBe(0);

@@ -27,7 +27,11 @@ describe('GET /health', () => {
     const before = Date.now();
     await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'fixture-1' });
     const { catalog } = (await t.get('/health').expect(200)).body.data[0];
-    expect(catalog).toMatchObject({ catalog_version: 'fixture-1', title_count: FIXTURE_TITLES.length, enrichment_complete: false });
+    expect(catalog).toMatchObject({
+      catalog_version: 'fixture-1',
+      title_count: FIXTURE_TITLES.length,
+      enrichment_complete: false,
+    });
     expect(catalog.ingested_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(catalog.ingested_at)).toBeGreaterThanOrEqual(before - 5_000);
   });
@@ -45,7 +49,11 @@ describe('GET /health', () => {
     try {
       const res = await t.get('/health').expect(500);
       expect(res.body).toEqual({
-        error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred.', request_id: res.headers['x-request-id'] },
+        error: {
+          code: 'INTERNAL_ERROR',
+          message: 'An internal error occurred.',
+          request_id: res.headers['x-request-id'],
+        },
       });
       expect(JSON.stringify(res.body)).not.toMatch(/catalog_state|relation|stack/i);
     } finally {

@@ -23,16 +23,25 @@ describe('HTTP contract: routing, request ids, errors', () => {
   ] as const)('answers %s %s with ROUTE_NOT_FOUND and only X-Request-Id', async (method, path) => {
     const res = await http()[method](path).expect(404);
     expect(res.body.error).toEqual({
-      code: 'ROUTE_NOT_FOUND', message: expect.any(String), request_id: res.headers['x-request-id'],
+      code: 'ROUTE_NOT_FOUND',
+      message: expect.any(String),
+      request_id: res.headers['x-request-id'],
     });
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
   it('never reads a body, malformed or huge', async () => {
-    const malformed = await http().post('/v1/search').set('Content-Type', 'application/json').send('{"oops":').expect(404);
+    const malformed = await http()
+      .post('/v1/search')
+      .set('Content-Type', 'application/json')
+      .send('{"oops":')
+      .expect(404);
     expect(malformed.body.error.code).toBe('ROUTE_NOT_FOUND');
-    const huge = await http().post('/health').set('Content-Type', 'application/json').send('x'.repeat(5_000_000));
+    const huge = await http()
+      .post('/health')
+      .set('Content-Type', 'application/json')
+      .send('x'.repeat(5_000_000));
     expect(huge.status).toBe(404);
   });
 
@@ -45,11 +54,14 @@ describe('HTTP contract: routing, request ids, errors', () => {
     expect((await t.get('/health').set('X-Request-Id', longest)).headers['x-request-id']).toBe(longest);
   });
 
-  it.each(['a'.repeat(129), 'has space', 'semi;colon', 'ünï', ''])('replaces the request id %j with a UUID', async (id) => {
-    const res = await t.get('/nope').set('X-Request-Id', id).expect(404);
-    expect(res.headers['x-request-id']).toMatch(UUID);
-    expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
-  });
+  it.each(['a'.repeat(129), 'has space', 'semi;colon', 'ünï', ''])(
+    'replaces the request id %j with a UUID',
+    async (id) => {
+      const res = await t.get('/nope').set('X-Request-Id', id).expect(404);
+      expect(res.headers['x-request-id']).toMatch(UUID);
+      expect(res.body.error.request_id).toBe(res.headers['x-request-id']);
+    },
+  );
 
   it('generates a different UUID per request', async () => {
     const [a, b] = await Promise.all([t.get('/health'), t.get('/health')]);

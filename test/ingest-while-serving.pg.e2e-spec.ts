@@ -26,9 +26,14 @@ describe('serving while a catalog loads', () => {
     });
     const basics = files.basics(
       'big.tsv',
-      Array.from({ length: newMovies }, (_, i) => basicsRow(`tt${2_000_000 + i}`, 'movie', `New Movie ${i}`, { year: 2000 })),
+      Array.from({ length: newMovies }, (_, i) =>
+        basicsRow(`tt${2_000_000 + i}`, 'movie', `New Movie ${i}`, { year: 2000 }),
+      ),
     );
-    const ratings = files.ratings('big-ratings.tsv', Array.from({ length: newMovies }, (_, i) => ratingsRow(`tt${2_000_000 + i}`, '5.0', i)));
+    const ratings = files.ratings(
+      'big-ratings.tsv',
+      Array.from({ length: newMovies }, (_, i) => ratingsRow(`tt${2_000_000 + i}`, '5.0', i)),
+    );
 
     let loading = true;
     const load = t.app

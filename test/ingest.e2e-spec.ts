@@ -41,9 +41,19 @@ describe('catalog ingest', () => {
   ];
   const firstEnrichment = [
     omdbObject('tt0000001', {
-      Runtime: '150 min', Genre: 'Thriller', Rated: 'R', Plot: 'A plot we wrote.', Director: 'A. Director',
-      Writer: 'W. One, W. Two', Actors: ' Actor One ,Actor Two', Language: 'English, French', Country: 'United States',
-      Awards: 'Won 1 award.', Poster: 'https://example.com/p.jpg', BoxOffice: '$1,000', Production: 'Studio',
+      Runtime: '150 min',
+      Genre: 'Thriller',
+      Rated: 'R',
+      Plot: 'A plot we wrote.',
+      Director: 'A. Director',
+      Writer: 'W. One, W. Two',
+      Actors: ' Actor One ,Actor Two',
+      Language: 'English, French',
+      Country: 'United States',
+      Awards: 'Won 1 award.',
+      Poster: 'https://example.com/p.jpg',
+      BoxOffice: '$1,000',
+      Production: 'Studio',
       totalSeasons: '3',
     }),
     omdbObject('tt0000002', { Type: 'series', Runtime: '47 min', totalSeasons: '5', Genre: 'Western' }),
@@ -61,7 +71,12 @@ describe('catalog ingest', () => {
       { catalogVersion: 'v1' },
     );
     expect(summary).toMatchObject({
-      catalogVersion: 'v1', titles: 5, enriched: 2, inserted: 5, updated: 0, removed: 0,
+      catalogVersion: 'v1',
+      titles: 5,
+      enriched: 2,
+      inserted: 5,
+      updated: 0,
+      removed: 0,
       byType: { movie: 1, tv_movie: 1, tv_series: 1, tv_mini_series: 1, tv_special: 1 },
       files: {
         basics: { rows: 8, skipped: { 'excluded title type': 2, 'invalid or out-of-range year': 1 } },
@@ -71,22 +86,48 @@ describe('catalog ingest', () => {
     });
 
     expect(await title('tt0000001')).toMatchObject({
-      type: 'movie', title: 'The First Film', year: 1994, runtime_minutes: 142, genres: ['Drama'], content_rating: 'R',
-      plot: 'A plot we wrote.', writers: ['W. One', 'W. Two'], actors: ['Actor One', 'Actor Two'],
-      languages: ['English', 'French'], poster_url: 'https://example.com/p.jpg', box_office: '$1,000',
-      production: 'Studio', awards: 'Won 1 award.', total_seasons: null, ratings: { average: 9.3, votes: 3000 },
+      type: 'movie',
+      title: 'The First Film',
+      year: 1994,
+      runtime_minutes: 142,
+      genres: ['Drama'],
+      content_rating: 'R',
+      plot: 'A plot we wrote.',
+      writers: ['W. One', 'W. Two'],
+      actors: ['Actor One', 'Actor Two'],
+      languages: ['English', 'French'],
+      poster_url: 'https://example.com/p.jpg',
+      box_office: '$1,000',
+      production: 'Studio',
+      awards: 'Won 1 award.',
+      total_seasons: null,
+      ratings: { average: 9.3, votes: 3000 },
     });
     expect(await title('tt0000002')).toMatchObject({
-      type: 'tv_series', end_year: 2013, runtime_minutes: 47, genres: ['Crime', 'Drama'], total_seasons: 5,
+      type: 'tv_series',
+      end_year: 2013,
+      runtime_minutes: 47,
+      genres: ['Crime', 'Drama'],
+      total_seasons: 5,
     });
     expect(await title('tt0000004')).toMatchObject({
-      type: 'tv_movie', title: 'Quiet "Night"', original_title: 'Stille Nacht', ratings: { average: 6, votes: 40 },
+      type: 'tv_movie',
+      title: 'Quiet "Night"',
+      original_title: 'Stille Nacht',
+      ratings: { average: 6, votes: 40 },
     });
-    expect(await title('tt0000007')).toMatchObject({ type: 'tv_mini_series', ratings: { average: 0, votes: 0 } });
+    expect(await title('tt0000007')).toMatchObject({
+      type: 'tv_mini_series',
+      ratings: { average: 0, votes: 0 },
+    });
     expect((await t.get('/v1/titles/tt0000003')).status).toBe(404);
     expect((await t.get('/v1/titles/tt0000006')).status).toBe(404);
     expect((await t.get('/v1/search?q=stille').expect(200)).body.data[0].imdb_id).toBe('tt0000004');
-    expect(await health()).toMatchObject({ catalog_version: 'v1', title_count: 5, enrichment_complete: false });
+    expect(await health()).toMatchObject({
+      catalog_version: 'v1',
+      title_count: 5,
+      enrichment_complete: false,
+    });
   });
 
   it('re-ingests: ids stay with their imdb_id, removed titles go, changes show, counts follow', async () => {
@@ -98,7 +139,10 @@ describe('catalog ingest', () => {
         basicsRow('tt0000004', 'tvMovie', 'Quiet "Night"', { original: 'Stille Nacht', year: 1990 }),
         basicsRow('tt0000010', 'movie', 'Brand New', { year: 2026 }),
       ]),
-      ratings: files.ratings('ratings-2.tsv', [ratingsRow('tt0000001', '9.3', 3001), ratingsRow('tt0000010', '7.0', 5)]),
+      ratings: files.ratings('ratings-2.tsv', [
+        ratingsRow('tt0000001', '9.3', 3001),
+        ratingsRow('tt0000010', '7.0', 5),
+      ]),
     });
     expect(summary).toMatchObject({ titles: 4, inserted: 1, updated: 3, removed: 2, enriched: 0 });
     expect(summary.catalogVersion).toMatch(/^sha256-/);
@@ -110,7 +154,8 @@ describe('catalog ingest', () => {
     expect(after[1]).toMatchObject({ title: 'A Longer Show', end_year: 2014 });
     expect((await t.get('/v1/search?q=longer').expect(200)).body.meta.total_results).toBe(1);
     expect((await t.get('/v1/search?q=long').expect(200)).body.meta.total_results).toBe(0);
-    for (const removed of ['tt0000007', 'tt0000008']) expect((await t.get(`/v1/titles/${removed}`)).status).toBe(404);
+    for (const removed of ['tt0000007', 'tt0000008'])
+      expect((await t.get(`/v1/titles/${removed}`)).status).toBe(404);
     const added = await title('tt0000010');
     expect(added.id).toBeGreaterThan(Math.max(...before.map((item) => item.id)));
     expect(await health()).toMatchObject({ title_count: 4, catalog_version: summary.catalogVersion });
@@ -120,9 +165,14 @@ describe('catalog ingest', () => {
 
   it('reports enrichment_complete when every title has an enrichment record', async () => {
     await ingest.ingest({
-      basics: files.basics('basics-3.tsv', [basicsRow('tt0000001', 'movie', 'The First Film', { year: 1994 })]),
+      basics: files.basics('basics-3.tsv', [
+        basicsRow('tt0000001', 'movie', 'The First Film', { year: 1994 }),
+      ]),
       ratings: files.ratings('ratings-3.tsv', []),
-      enrichment: files.enrichment('omdb-3.ndjson', [omdbObject('tt0000001'), omdbObject('tt0000001', { Rated: 'PG' })]),
+      enrichment: files.enrichment('omdb-3.ndjson', [
+        omdbObject('tt0000001'),
+        omdbObject('tt0000001', { Rated: 'PG' }),
+      ]),
     });
     expect(await health()).toMatchObject({ title_count: 1, enrichment_complete: true });
     expect((await title('tt0000001')).content_rating).toBe('PG');
@@ -147,17 +197,26 @@ describe('catalog ingest', () => {
       expect((await t.get('/v1/movies')).body.data).toEqual(served.movies);
     });
 
-    const good = () => ({ basics: files.basics('ok.tsv', firstBasics), ratings: files.ratings('ok-r.tsv', firstRatings) });
+    const good = () => ({
+      basics: files.basics('ok.tsv', firstBasics),
+      ratings: files.ratings('ok-r.tsv', firstRatings),
+    });
 
     it('refuses a bad row late in the basics file, naming file and line', async () => {
       const path = files.basics('late-error.tsv', [...firstBasics, 'tt0000020\tmovie\tBroken row']);
-      await expect(ingest.ingest({ ...good(), basics: path })).rejects.toThrow(`${path}:10: expected 9 tab-separated fields, found 3`);
+      await expect(ingest.ingest({ ...good(), basics: path })).rejects.toThrow(
+        `${path}:10: expected 9 tab-separated fields, found 3`,
+      );
     });
 
     it('refuses a wrong header, a missing file and unreadable gzip', async () => {
       const wrongHeader = files.write('wrong-header.tsv', ['tconst\ttitle', 'tt1\tx']);
-      await expect(ingest.ingest({ ...good(), ratings: wrongHeader })).rejects.toThrow(`${wrongHeader}:1: expected the header`);
-      await expect(ingest.ingest({ ...good(), basics: `${files.dir}/missing.tsv` })).rejects.toThrow(/missing\.tsv: cannot be opened \(ENOENT\)/);
+      await expect(ingest.ingest({ ...good(), ratings: wrongHeader })).rejects.toThrow(
+        `${wrongHeader}:1: expected the header`,
+      );
+      await expect(ingest.ingest({ ...good(), basics: `${files.dir}/missing.tsv` })).rejects.toThrow(
+        /missing\.tsv: cannot be opened \(ENOENT\)/,
+      );
       const corrupt = files.write('corrupt.tsv.gz', []);
       writeFileSync(corrupt, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]));
       await expect(ingest.ingest({ ...good(), basics: corrupt })).rejects.toThrow(IngestInputError);
@@ -165,11 +224,16 @@ describe('catalog ingest', () => {
 
     it('refuses a malformed enrichment line, naming file and line', async () => {
       const path = files.write('bad.ndjson', [JSON.stringify(omdbObject('tt0000001')), '{"imdbID": ']);
-      await expect(ingest.ingest({ ...good(), enrichment: path })).rejects.toThrow(`${path}:2: malformed JSON`);
+      await expect(ingest.ingest({ ...good(), enrichment: path })).rejects.toThrow(
+        `${path}:2: malformed JSON`,
+      );
     });
 
     it('refuses a duplicate title id', async () => {
-      const path = files.basics('dup.tsv', [...firstBasics, basicsRow('tt0000001', 'movie', 'Again', { year: 2000 })]);
+      const path = files.basics('dup.tsv', [
+        ...firstBasics,
+        basicsRow('tt0000001', 'movie', 'Again', { year: 2000 }),
+      ]);
       await expect(ingest.ingest({ ...good(), basics: path })).rejects.toThrow(CatalogLoadError);
     });
   });

@@ -56,14 +56,23 @@ describe('limits across replicas sharing one database', () => {
   });
 
   it('refuses a disabled key on every running replica within 10 seconds', async () => {
-    const { key, summary } = await replicas[0].apiKeys.create({ name: 'disable', rpm: 1_000, monthlyQuota: 1_000 });
+    const { key, summary } = await replicas[0].apiKeys.create({
+      name: 'disable',
+      rpm: 1_000,
+      monthlyQuota: 1_000,
+    });
     expect(await burst(replicas, key, replicas.length)).toEqual(Array(replicas.length).fill(200));
     await replicas[0].apiKeys.setDisabled(summary.id, true);
-    await eventually(async () => count(await burst(replicas, key, replicas.length * 2), 403) === replicas.length * 2, 10_000);
+    await eventually(
+      async () => count(await burst(replicas, key, replicas.length * 2), 403) === replicas.length * 2,
+      10_000,
+    );
   });
 
   it('holds the per-minute limit with the optional Redis storage too', async () => {
-    const redisReplicas = await startReplicas(2, { redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    const redisReplicas = await startReplicas(2, {
+      redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    });
     try {
       const { key } = await redisReplicas[0].apiKeys.create({ name: 'redis', rpm: 6, monthlyQuota: 8 });
       await awaitRoomInMinute(15);

@@ -28,10 +28,20 @@ export class CreateKeyCommand extends CommandRunner {
     }
     const { key, summary } = await this.apiKeys.create({ name, rpm, monthlyQuota });
     if (options.json) {
-      console.log(JSON.stringify({ id: summary.id, key, name: summary.name, rpm: summary.rpm, monthly_quota: summary.monthly_quota }));
+      console.log(
+        JSON.stringify({
+          id: summary.id,
+          key,
+          name: summary.name,
+          rpm: summary.rpm,
+          monthly_quota: summary.monthly_quota,
+        }),
+      );
       return;
     }
-    console.log(`Created key ${summary.id} (${summary.name}): ${summary.rpm} requests/minute, ${summary.monthly_quota} a month.`);
+    console.log(
+      `Created key ${summary.id} (${summary.name}): ${summary.rpm} requests/minute, ${summary.monthly_quota} a month.`,
+    );
     console.log('The complete key is shown only now; keep it in server-side secret storage:');
     console.log(key);
   }
@@ -100,7 +110,11 @@ abstract class SetDisabledCommand extends CommandRunner {
   }
 }
 
-@Command({ name: 'keys:disable', arguments: '<id>', description: 'Disable an API key (effective within 10 s)' })
+@Command({
+  name: 'keys:disable',
+  arguments: '<id>',
+  description: 'Disable an API key (effective within 10 s)',
+})
 export class DisableKeyCommand extends SetDisabledCommand {
   protected readonly disabled = true;
 }

@@ -13,7 +13,9 @@ export interface CatalogState {
 
 @Injectable()
 export class CatalogStateRepository {
-  constructor(@InjectRepository(CatalogStateEntity) private readonly states: Repository<CatalogStateEntity>) {}
+  constructor(
+    @InjectRepository(CatalogStateEntity) private readonly states: Repository<CatalogStateEntity>,
+  ) {}
 
   async current(): Promise<CatalogState> {
     const state = await this.states.findOneByOrFail({ id: 1 });

@@ -36,6 +36,11 @@ export class CatalogService {
   }
 
   private toPage(result: { rows: TitleRow[]; total: number }, query: PageQueryDto): Page<Title> {
-    return { items: result.rows.map(serializeTitle), page: query.page, perPage: query.limit, total: result.total };
+    return {
+      items: result.rows.map(serializeTitle),
+      page: query.page,
+      perPage: query.limit,
+      total: result.total,
+    };
   }
 }

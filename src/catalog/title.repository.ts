@@ -33,7 +33,9 @@ export class TitleRepository {
   constructor(private readonly db: Database) {}
 
   async findByImdbId(imdbId: string): Promise<TitleRow | null> {
-    const rows = await this.db.query<TitleRow>(`SELECT ${TITLE_COLUMNS} FROM titles WHERE imdb_id = $1`, [imdbId]);
+    const rows = await this.db.query<TitleRow>(`SELECT ${TITLE_COLUMNS} FROM titles WHERE imdb_id = $1`, [
+      imdbId,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -56,7 +58,11 @@ export class TitleRepository {
    * Titles holding every query token in title or original title. Relevance: an exact title (all of
    * its tokens, in order) first, then the share of the title's words the query covers; then votes, id.
    */
-  async search(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<{ rows: TitleRow[]; total: number }> {
+  async search(
+    query: SearchQuery,
+    filters: SearchFilters,
+    slice: Slice,
+  ): Promise<{ rows: TitleRow[]; total: number }> {
     const params: unknown[] = [toTsQuery(query.tokens)];
     let where = 'search_vector @@ $1::tsquery';
     if (filters.type !== undefined) {

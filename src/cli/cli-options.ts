@@ -4,7 +4,9 @@ import { CliError } from './cli-errors';
 export function parseCliInteger(option: string, value: string, min: number, max: number): number {
   const number = /^[0-9]+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < min || number > max) {
-    throw new CliError(`${option} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+    throw new CliError(
+      `${option} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`,
+    );
   }
   return number;
 }

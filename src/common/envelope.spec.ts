@@ -15,6 +15,12 @@ describe('page envelope', () => {
     [41, 1, 41],
   ])('total %i with limit %i gives %i pages', (total, perPage, pages) => {
     const { meta } = pageEnvelope({ items: [], page: 1, perPage, total }, 'r');
-    expect(meta).toEqual({ request_id: 'r', page: 1, per_page: perPage, total_results: total, total_pages: pages });
+    expect(meta).toEqual({
+      request_id: 'r',
+      page: 1,
+      per_page: perPage,
+      total_results: total,
+      total_pages: pages,
+    });
   });
 });

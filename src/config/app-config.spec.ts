@@ -3,14 +3,27 @@ import { ConfigError, loadConfig } from './app-config';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig({})).toEqual({
-      port: 3000, host: '0.0.0.0', environment: 'development', logLevel: 'info', redisUrl: null, firstRunSetup: true,
+      port: 3000,
+      host: '0.0.0.0',
+      environment: 'development',
+      logLevel: 'info',
+      redisUrl: null,
+      firstRunSetup: true,
       database: { kind: 'embedded', dataDir: './.data' },
     });
   });
 
   it('selects PostgreSQL when DATABASE_URL is set', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/catalog', PORT: '8080', APP_ENV: 'production' });
-    expect(config).toMatchObject({ port: 8080, environment: 'production', database: { kind: 'postgres', url: 'postgres://u@db:5432/catalog' } });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/catalog',
+      PORT: '8080',
+      APP_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      environment: 'production',
+      database: { kind: 'postgres', url: 'postgres://u@db:5432/catalog' },
+    });
   });
 
   it.each([

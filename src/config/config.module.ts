@@ -6,6 +6,10 @@ import { APP_CONFIG, type AppConfig, loadConfig } from './app-config';
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
-    return { module: ConfigModule, providers: [{ provide: APP_CONFIG, useValue: config }], exports: [APP_CONFIG] };
+    return {
+      module: ConfigModule,
+      providers: [{ provide: APP_CONFIG, useValue: config }],
+      exports: [APP_CONFIG],
+    };
   }
 }

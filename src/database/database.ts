@@ -93,7 +93,10 @@ export class EmbeddedDatabase extends Database {
       query: (sql, params) => this.query(sql, params),
       transaction: (txWork) =>
         this.pglite.transaction((tx: Transaction) =>
-          txWork({ query: async <Row>(sql: string, params: readonly unknown[] = []) => (await tx.query<Row>(sql, params as unknown[])).rows }),
+          txWork({
+            query: async <Row>(sql: string, params: readonly unknown[] = []) =>
+              (await tx.query<Row>(sql, params as unknown[])).rows,
+          }),
         ),
       copyFrom: null,
     });

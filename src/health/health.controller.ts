@@ -28,7 +28,9 @@ export class HealthController {
 
   /** Public. Terminus runs the checks; its 503 body is replaced by the contract's 500 error. */
   @Get()
-  async check(@RequestId() requestId: string): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {
+  async check(
+    @RequestId() requestId: string,
+  ): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {
     let state: CatalogState | undefined;
     try {
       await this.health.check([() => this.catalogIndicator.check('catalog', (current) => (state = current))]);

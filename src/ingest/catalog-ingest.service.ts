@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogWriter } from '../catalog/catalog-writer';
 import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
-import { BASICS_COLUMNS, type Parsed, RATINGS_COLUMNS, parseBasicsRow, parseRatingsRow } from './imdb-normalizer';
+import {
+  BASICS_COLUMNS,
+  type Parsed,
+  RATINGS_COLUMNS,
+  parseBasicsRow,
+  parseRatingsRow,
+} from './imdb-normalizer';
 import { checkNdjson, readNdjson } from './ndjson-reader';
 import { parseOmdbObject } from './omdb-normalizer';
 import { checkTsvHeader, readTsv } from './tsv-reader';
@@ -65,14 +71,32 @@ export class CatalogIngestService {
     const ratings: FileSummary = { rows: 0, skipped: {} };
     const enrichment: FileSummary | null = files.enrichment ? { rows: 0, skipped: {} } : null;
 
-    const titles = kept(readTsv(files.basics, BASICS_COLUMNS), (row) => parseBasicsRow(row.fields), basics, 'basics', progress);
+    const titles = kept(
+      readTsv(files.basics, BASICS_COLUMNS),
+      (row) => parseBasicsRow(row.fields),
+      basics,
+      'basics',
+      progress,
+    );
     const result = await this.writer.replaceCatalog(
       {
         titles: countTypes(titles, byType),
-        ratings: kept(readTsv(files.ratings, RATINGS_COLUMNS), (row) => parseRatingsRow(row.fields), ratings, 'ratings', progress),
+        ratings: kept(
+          readTsv(files.ratings, RATINGS_COLUMNS),
+          (row) => parseRatingsRow(row.fields),
+          ratings,
+          'ratings',
+          progress,
+        ),
         enrichments:
           files.enrichment && enrichment
-            ? kept(readNdjson(files.enrichment), (line) => parseOmdbObject(line.value), enrichment, 'enrichment', progress)
+            ? kept(
+                readNdjson(files.enrichment),
+                (line) => parseOmdbObject(line.value),
+                enrichment,
+                'enrichment',
+                progress,
+              )
             : undefined,
       },
       { catalogVersion: options.catalogVersion, onStaged: () => progress('merge', 0) },

@@ -3,7 +3,15 @@ import { IMDB_ID_PATTERN, type TitleRecord, type TitleType } from '../catalog/ti
 import { cleanList, cleanText, parseWholeNumber } from './text';
 
 export const BASICS_COLUMNS = [
-  'tconst', 'titleType', 'primaryTitle', 'originalTitle', 'isAdult', 'startYear', 'endYear', 'runtimeMinutes', 'genres',
+  'tconst',
+  'titleType',
+  'primaryTitle',
+  'originalTitle',
+  'isAdult',
+  'startYear',
+  'endYear',
+  'runtimeMinutes',
+  'genres',
 ] as const;
 export const RATINGS_COLUMNS = ['tconst', 'averageRating', 'numVotes'] as const;
 
@@ -49,7 +57,8 @@ function parseYear(field: string): number | null | undefined {
  * rating and the enrichment fields are filled later from their own files.
  */
 export function parseBasicsRow(fields: readonly string[]): Parsed<TitleRecord> {
-  const [tconst, titleType, primaryTitle, originalTitle, , startYear, endYear, runtimeMinutes, genres] = fields;
+  const [tconst, titleType, primaryTitle, originalTitle, , startYear, endYear, runtimeMinutes, genres] =
+    fields;
   // Own properties only: "constructor" or "__proto__" are not title types.
   if (!Object.hasOwn(IMDB_TYPES, titleType)) return skip('excluded title type');
   const type = IMDB_TYPES[titleType];

@@ -20,7 +20,8 @@ const PHASE_LABELS: Record<IngestPhase, string> = {
 
 @Command({
   name: 'catalog:ingest',
-  description: 'Load a catalog from IMDb basics and ratings (plain or .gz) and optional OMDb enrichment (NDJSON)',
+  description:
+    'Load a catalog from IMDb basics and ratings (plain or .gz) and optional OMDb enrichment (NDJSON)',
 })
 export class IngestCommand extends CommandRunner {
   constructor(private readonly ingest: CatalogIngestService) {
@@ -28,7 +29,8 @@ export class IngestCommand extends CommandRunner {
   }
 
   async run(_args: string[], options: IngestCommandOptions): Promise<void> {
-    if (!options.basics || !options.ratings) throw new CliError('catalog:ingest needs --basics PATH --ratings PATH');
+    if (!options.basics || !options.ratings)
+      throw new CliError('catalog:ingest needs --basics PATH --ratings PATH');
     const progress = options.json || !process.stderr.isTTY ? undefined : terminalProgress();
     const summary = await this.ingest.ingest(
       { basics: options.basics, ratings: options.ratings, enrichment: options.enrichment },
@@ -53,7 +55,10 @@ export class IngestCommand extends CommandRunner {
     return value;
   }
 
-  @Option({ flags: '--catalog-version <version>', description: 'version reported by /health (default: content hash)' })
+  @Option({
+    flags: '--catalog-version <version>',
+    description: 'version reported by /health (default: content hash)',
+  })
   parseCatalogVersion(value: string): string {
     return parseCliText('--catalog-version', value, 200);
   }
@@ -74,7 +79,10 @@ function terminalProgress() {
     lastDraw = Date.now();
     const seconds = (lastDraw - phaseStarted) / 1000;
     const rate = seconds > 0 ? Math.round(latestRows / seconds) : 0;
-    const detail = phase === 'merge' ? '…' : `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`;
+    const detail =
+      phase === 'merge'
+        ? '…'
+        : `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`;
     process.stderr.write(`\r\x1b[2K${PHASE_LABELS[phase!]}${detail}`);
   };
   return {

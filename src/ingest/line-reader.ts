@@ -47,7 +47,10 @@ async function openSource(path: string): Promise<{ file: Readable; source: Reada
       await handle.close();
     }
   } catch (error) {
-    throw new IngestInputError(path, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new IngestInputError(
+      path,
+      `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const file = createReadStream(path, { highWaterMark: 1 << 20 });
   if (!gzip) return { file, source: file };

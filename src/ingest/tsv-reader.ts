@@ -23,7 +23,11 @@ export async function* readTsv(path: string, columns: readonly string[]): AsyncG
     if (text === '') continue;
     const fields = text.split('\t');
     if (fields.length !== columns.length) {
-      throw new IngestInputError(path, `expected ${columns.length} tab-separated fields, found ${fields.length}`, number);
+      throw new IngestInputError(
+        path,
+        `expected ${columns.length} tab-separated fields, found ${fields.length}`,
+        number,
+      );
     }
     yield { line: number, fields };
   }

@@ -13,7 +13,9 @@ export class QuotaGuard implements CanActivate {
     const quota = context.switchToHttp().getRequest<MeteredRequest>().usage.quota;
     if (quota?.exceeded) {
       context.switchToHttp().getResponse<Response>().setHeader(RATE_LIMIT_HEADERS.remaining, '0');
-      throw new ApiError('MONTHLY_QUOTA_EXCEEDED', undefined, { 'Retry-After': String(quota.retryAfterSeconds) });
+      throw new ApiError('MONTHLY_QUOTA_EXCEEDED', undefined, {
+        'Retry-After': String(quota.retryAfterSeconds),
+      });
     }
     return true;
   }

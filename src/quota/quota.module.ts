@@ -19,7 +19,9 @@ export const USAGE_STORAGE = Symbol('USAGE_STORAGE');
       provide: USAGE_STORAGE,
       inject: [APP_CONFIG, UsageRepository],
       useFactory: (config: AppConfig, usage: UsageRepository) =>
-        config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, usage) : new PostgresThrottlerStorage(usage),
+        config.redisUrl
+          ? new RedisThrottlerStorage(config.redisUrl, usage)
+          : new PostgresThrottlerStorage(usage),
     },
   ],
   exports: [USAGE_STORAGE],

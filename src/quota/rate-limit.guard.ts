@@ -30,7 +30,9 @@ export class RateLimitGuard extends ThrottlerGuard {
     res.setHeader(RATE_LIMIT_HEADERS.limit, String(limit));
     if (req.usage.isBlocked) {
       res.setHeader(RATE_LIMIT_HEADERS.remaining, '0');
-      throw new ApiError('RATE_LIMITED', undefined, { 'Retry-After': String(RATE_LIMIT_RETRY_AFTER_SECONDS) });
+      throw new ApiError('RATE_LIMITED', undefined, {
+        'Retry-After': String(RATE_LIMIT_RETRY_AFTER_SECONDS),
+      });
     }
     res.setHeader(RATE_LIMIT_HEADERS.remaining, String(limit - 1));
     return true;

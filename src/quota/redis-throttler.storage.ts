@@ -27,7 +27,11 @@ export class RedisThrottlerStorage implements UsageStorage, OnModuleDestroy {
     redisUrl: string,
     private readonly usage: UsageRepository,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+    this.redis = new Redis(redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+    });
     this.redis.defineCommand('countMinute', { numberOfKeys: 1, lua: COUNT_MINUTE_SCRIPT });
   }
 

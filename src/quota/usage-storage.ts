@@ -5,7 +5,13 @@ type ThrottlerStorageRecord = Omit<ThrottlerLimitDetail, 'ttl' | 'limit' | 'key'
 
 /** A ThrottlerStorage that also counts the monthly quota of a request within the minute. */
 export interface UsageStorage extends ThrottlerStorage {
-  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<UsageRecord>;
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<UsageRecord>;
 }
 
 export interface UsageRecord extends ThrottlerStorageRecord {

@@ -54,7 +54,10 @@ export class UsageRepository {
   }
 
   async recordQuotaUse(keyId: string, monthlyQuota: number): Promise<Omit<RequestUsage, 'minuteHits'>> {
-    const [usage] = await this.db.query<Omit<RequestUsage, 'minuteHits'>>(RECORD_QUOTA_SQL, [keyId, monthlyQuota]);
+    const [usage] = await this.db.query<Omit<RequestUsage, 'minuteHits'>>(RECORD_QUOTA_SQL, [
+      keyId,
+      monthlyQuota,
+    ]);
     return usage;
   }
 

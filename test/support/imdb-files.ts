@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-export const BASICS_HEADER = 'tconst\ttitleType\tprimaryTitle\toriginalTitle\tisAdult\tstartYear\tendYear\truntimeMinutes\tgenres';
+export const BASICS_HEADER =
+  'tconst\ttitleType\tprimaryTitle\toriginalTitle\tisAdult\tstartYear\tendYear\truntimeMinutes\tgenres';
 export const RATINGS_HEADER = 'tconst\taverageRating\tnumVotes';
 
 /** A title.basics row; `\N` where a value is absent, as IMDb writes it. */
@@ -11,12 +12,26 @@ export function basicsRow(
   tconst: string,
   type: string,
   title: string,
-  fields: { original?: string; year?: number; end?: number; runtime?: number; genres?: string; adult?: boolean } = {},
+  fields: {
+    original?: string;
+    year?: number;
+    end?: number;
+    runtime?: number;
+    genres?: string;
+    adult?: boolean;
+  } = {},
 ): string {
   const value = (v: string | number | undefined) => (v === undefined ? '\\N' : String(v));
   return [
-    tconst, type, title, fields.original ?? title, fields.adult ? '1' : '0', value(fields.year), value(fields.end),
-    value(fields.runtime), value(fields.genres),
+    tconst,
+    type,
+    title,
+    fields.original ?? title,
+    fields.adult ? '1' : '0',
+    value(fields.year),
+    value(fields.end),
+    value(fields.runtime),
+    value(fields.genres),
   ].join('\t');
 }
 
@@ -44,7 +59,10 @@ export class FixtureFiles {
   }
 
   enrichment(name: string, objects: object[]): string {
-    return this.write(name, objects.map((object) => JSON.stringify(object)));
+    return this.write(
+      name,
+      objects.map((object) => JSON.stringify(object)),
+    );
   }
 
   cleanup(): void {
@@ -56,9 +74,31 @@ export class FixtureFiles {
 export function omdbObject(imdbID: string, fields: Record<string, string> = {}): Record<string, unknown> {
   const na = 'N/A';
   return {
-    Title: na, Year: na, Rated: na, Released: na, Runtime: na, Genre: na, Director: na, Writer: na, Actors: na,
-    Plot: na, Language: na, Country: na, Awards: na, Poster: na, Ratings: [], Metascore: na, imdbRating: na,
-    imdbVotes: na, imdbID, Type: 'movie', DVD: na, BoxOffice: na, Production: na, Website: na, Response: 'True',
+    Title: na,
+    Year: na,
+    Rated: na,
+    Released: na,
+    Runtime: na,
+    Genre: na,
+    Director: na,
+    Writer: na,
+    Actors: na,
+    Plot: na,
+    Language: na,
+    Country: na,
+    Awards: na,
+    Poster: na,
+    Ratings: [],
+    Metascore: na,
+    imdbRating: na,
+    imdbVotes: na,
+    imdbID,
+    Type: 'movie',
+    DVD: na,
+    BoxOffice: na,
+    Production: na,
+    Website: na,
+    Response: 'True',
     ...fields,
   };
 }

@@ -11,7 +11,11 @@ export async function awaitRoomInMinute(seconds = 10): Promise<void> {
 }
 
 /** Polls `check` until it returns true or `withinMs` passes; returns the elapsed time. */
-export async function eventually(check: () => Promise<boolean>, withinMs: number, everyMs = 200): Promise<number> {
+export async function eventually(
+  check: () => Promise<boolean>,
+  withinMs: number,
+  everyMs = 200,
+): Promise<number> {
   const started = Date.now();
   while (Date.now() - started <= withinMs) {
     if (await check()) return Date.now() - started;

@@ -1,7 +1,9 @@
 import type { TitleRecord } from '../../src/catalog/title';
 
 /** A complete title record for seeding, with every optional field empty unless given. */
-export function titleRecord(overrides: Partial<TitleRecord> & Pick<TitleRecord, 'imdbId' | 'title'>): TitleRecord {
+export function titleRecord(
+  overrides: Partial<TitleRecord> & Pick<TitleRecord, 'imdbId' | 'title'>,
+): TitleRecord {
   return {
     type: 'movie',
     originalTitle: overrides.title,

@@ -22,7 +22,14 @@ describe('search text rules', () => {
   });
 
   it('splits on everything that is not a letter or number, keeping combining marks inside', () => {
-    expect(searchTokens("Don't Look Up: 2021-edition")).toEqual(['don', 't', 'look', 'up', '2021', 'edition']);
+    expect(searchTokens("Don't Look Up: 2021-edition")).toEqual([
+      'don',
+      't',
+      'look',
+      'up',
+      '2021',
+      'edition',
+    ]);
     expect(searchTokens('e\u0301te\u0301')).toEqual(['ete']);
     expect(searchTokens('नमस्ते दुनिया')).toHaveLength(2);
     expect(searchTokens('千と千尋の神隠し')).toEqual(['千と千尋の神隠し']);

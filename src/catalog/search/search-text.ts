@@ -15,7 +15,17 @@ const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
 const DIACRITICS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/gu;
 /** Letters that carry their accent in the base character, folded as `unaccent` does. */
 const LETTER_FOLDS: Readonly<Record<string, string>> = {
-  ø: 'o', ł: 'l', đ: 'd', ħ: 'h', ı: 'i', ŧ: 't', ð: 'd', þ: 'th', æ: 'ae', œ: 'oe', ς: 'σ',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ħ: 'h',
+  ı: 'i',
+  ŧ: 't',
+  ð: 'd',
+  þ: 'th',
+  æ: 'ae',
+  œ: 'oe',
+  ς: 'σ',
 };
 const FOLDED_LETTERS = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
 /** PostgreSQL refuses lexemes of 2 KB or more; longer "words" are not searchable. */
@@ -57,7 +67,9 @@ export function searchDocument(title: string, originalTitle: string | null): Sea
   const titleTokens = searchTokens(title);
   const originalTokens = originalTitle === null ? null : searchTokens(originalTitle);
   const lexemes = new Set(
-    [...titleTokens, ...(originalTokens ?? [])].filter((token) => Buffer.byteLength(token) <= MAX_LEXEME_BYTES),
+    [...titleTokens, ...(originalTokens ?? [])].filter(
+      (token) => Buffer.byteLength(token) <= MAX_LEXEME_BYTES,
+    ),
   );
   return {
     lexemes: [...lexemes],

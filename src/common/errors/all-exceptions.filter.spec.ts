@@ -21,7 +21,9 @@ function fakeHost() {
     end: jest.fn(),
   };
   const req = { headers: { 'x-request-id': 'req-1' } };
-  const host = { switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }) } as unknown as ArgumentsHost;
+  const host = {
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+  } as unknown as ArgumentsHost;
   return { host, res, headers };
 }
 

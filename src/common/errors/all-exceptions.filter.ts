@@ -33,7 +33,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
     }
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    res.status(definition.status).json({ error: { code: error.code, message: error.message, request_id: requestId } });
+    res
+      .status(definition.status)
+      .json({ error: { code: error.code, message: error.message, request_id: requestId } });
   }
 
   private toApiError(exception: unknown): ApiError {

@@ -22,12 +22,24 @@ interface ErrorDefinition {
 }
 
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorDefinition>> = {
-  VALIDATION_ERROR: { status: 400, message: 'The request parameters are invalid.', keepsRateLimitHeaders: true },
+  VALIDATION_ERROR: {
+    status: 400,
+    message: 'The request parameters are invalid.',
+    keepsRateLimitHeaders: true,
+  },
   MISSING_API_KEY: { status: 401, message: 'An API key is required.', keepsRateLimitHeaders: false },
   INVALID_API_KEY: { status: 401, message: 'The supplied API key is invalid.', keepsRateLimitHeaders: false },
   API_KEY_DISABLED: { status: 403, message: 'The API key has been disabled.', keepsRateLimitHeaders: false },
-  TITLE_NOT_FOUND: { status: 404, message: 'The requested title was not found.', keepsRateLimitHeaders: true },
-  ROUTE_NOT_FOUND: { status: 404, message: 'The requested route was not found.', keepsRateLimitHeaders: false },
+  TITLE_NOT_FOUND: {
+    status: 404,
+    message: 'The requested title was not found.',
+    keepsRateLimitHeaders: true,
+  },
+  ROUTE_NOT_FOUND: {
+    status: 404,
+    message: 'The requested route was not found.',
+    keepsRateLimitHeaders: false,
+  },
   RATE_LIMITED: { status: 429, message: 'Too many requests.', keepsRateLimitHeaders: true },
   MONTHLY_QUOTA_EXCEEDED: {
     status: 429,

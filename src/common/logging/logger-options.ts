@@ -14,7 +14,11 @@ export function loggerOptions(config: AppConfig): Params {
       genReqId: (req: IncomingMessage, res: ServerResponse) => assignRequestId(req, res),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),

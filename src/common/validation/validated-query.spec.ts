@@ -24,7 +24,9 @@ describe('parseRawQuery', () => {
   });
 
   it('refuses repeated parameters and broken escapes', () => {
-    expect(validationMessage(() => parseRawQuery('/x?page=1&page=1'))).toContain('"page" may appear only once');
+    expect(validationMessage(() => parseRawQuery('/x?page=1&page=1'))).toContain(
+      '"page" may appear only once',
+    );
     expect(validationMessage(() => parseRawQuery('/x?q=%E0%A4'))).toContain('percent-encoded');
     expect(validationMessage(() => parseRawQuery('/x?q=%zz'))).toContain('percent-encoded');
   });
@@ -46,20 +48,32 @@ describe('validateQuery', () => {
   );
 
   it('refuses unknown names, including prototype keys', () => {
-    expect(validationMessage(() => validateQuery(PageQueryDto, { cursor: 'x' }))).toBe('Unknown query parameter "cursor".');
+    expect(validationMessage(() => validateQuery(PageQueryDto, { cursor: 'x' }))).toBe(
+      'Unknown query parameter "cursor".',
+    );
     const raw = parseRawQuery('/x?__proto__=1');
     expect(validationMessage(() => validateQuery(PageQueryDto, raw))).toContain('__proto__');
   });
 
   it('validates the search text and filters', () => {
     expect(validateQuery(SearchQueryDto, { q: 'the', type: 'tv_series', year: '1999' })).toMatchObject({
-      q: 'the', type: 'tv_series', year: 1999, page: 1, limit: 20,
+      q: 'the',
+      type: 'tv_series',
+      year: 1999,
+      page: 1,
+      limit: 20,
     });
     expect(validationMessage(() => validateQuery(SearchQueryDto, {}))).toBe('q is required.');
     expect(validationMessage(() => validateQuery(SearchQueryDto, { q: '?!' }))).toContain('letter or number');
-    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'x'.repeat(101) }))).toContain('1 to 100');
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'x'.repeat(101) }))).toContain(
+      '1 to 100',
+    );
     expect(validateQuery(SearchQueryDto, { q: '𝒳'.repeat(100) }).q).toHaveLength(200);
-    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', type: 'episode' }))).toContain('type must be');
-    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', year: '1799' }))).toContain('1800 to 2100');
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', type: 'episode' }))).toContain(
+      'type must be',
+    );
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', year: '1799' }))).toContain(
+      '1800 to 2100',
+    );
   });
 });
