@@ -3,7 +3,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Database, type SqlExecutor, type SqlSession } from '../database/database';
 import { searchDocument } from './search/search-text';
-import { MOVIE_TYPES, SERIES_TYPES, type TitleRecord } from './title';
+import { type EnrichableField, MOVIE_TYPES, SERIES_TYPES, type TitleRecord } from './title';
 
 /** Separates list items in the staging table; never part of a normalized value. */
 const LIST_SEPARATOR = '\u001f';
@@ -139,23 +139,7 @@ export interface RatingRecord {
 }
 
 /** The fields an enrichment record can fill (OMDb-shaped input, already normalized). */
-export interface EnrichmentRecord {
-  imdbId: string;
-  runtimeMinutes: number | null;
-  genres: string[] | null;
-  contentRating: string | null;
-  plot: string | null;
-  languages: string[] | null;
-  countries: string[] | null;
-  directors: string[] | null;
-  writers: string[] | null;
-  actors: string[] | null;
-  awards: string | null;
-  posterUrl: string | null;
-  boxOffice: string | null;
-  production: string | null;
-  totalSeasons: number | null;
-}
+export type EnrichmentRecord = Pick<TitleRecord, 'imdbId' | EnrichableField>;
 
 type Records<T> = AsyncIterable<T> | Iterable<T>;
 

@@ -1,31 +1,7 @@
-import { SERIES_TYPES, type Title, type TitleType } from './title';
+import { SERIES_TYPES, type Title } from './title';
 
-/** A titles row as `TitleRepository` selects it. */
-export interface TitleRow {
-  id: number;
-  imdb_id: string;
-  type: TitleType;
-  title: string;
-  original_title: string | null;
-  year: number | null;
-  end_year: number | null;
-  runtime_minutes: number | null;
-  genres: string[] | null;
-  content_rating: string | null;
-  plot: string | null;
-  languages: string[] | null;
-  countries: string[] | null;
-  directors: string[] | null;
-  writers: string[] | null;
-  actors: string[] | null;
-  awards: string | null;
-  poster_url: string | null;
-  box_office: string | null;
-  production: string | null;
-  total_seasons: number | null;
-  rating_average: number;
-  rating_votes: number;
-}
+/** A titles row as `TitleRepository` selects it: the Title's columns, with the rating flattened. */
+export type TitleRow = Omit<Title, 'ratings'> & { rating_average: number; rating_votes: number };
 
 /** Lists are null or non-empty, never []. */
 function list(values: string[] | null): string[] | null {

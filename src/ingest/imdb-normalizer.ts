@@ -1,5 +1,5 @@
 import type { RatingRecord } from '../catalog/catalog-writer';
-import { IMDB_ID_PATTERN, type TitleRecord, type TitleType } from '../catalog/title';
+import { IMDB_ID_PATTERN, NOT_ENRICHED, type TitleRecord, type TitleType } from '../catalog/title';
 import { cleanList, cleanText, parseWholeNumber } from './text';
 
 export const BASICS_COLUMNS = [
@@ -81,21 +81,9 @@ export function parseBasicsRow(fields: readonly string[]): Parsed<TitleRecord> {
       // An unreadable runtime is not worth dropping a title for: it is unknown, like `\N`.
       runtimeMinutes: runtime === null ? null : (parseWholeNumber(runtime, 0, MAX_RUNTIME_MINUTES) ?? null),
       genres: cleanList(nullable(genres) ?? ''),
-      contentRating: null,
-      plot: null,
-      languages: null,
-      countries: null,
-      directors: null,
-      writers: null,
-      actors: null,
-      awards: null,
-      posterUrl: null,
-      boxOffice: null,
-      production: null,
-      totalSeasons: null,
+      ...NOT_ENRICHED,
       ratingAverage: 0,
       ratingVotes: 0,
-      enriched: false,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { TitleRecord } from '../../src/catalog/title';
+import { NOT_ENRICHED, type TitleRecord } from '../../src/catalog/title';
 
 /** A complete title record for seeding, with every optional field empty unless given. */
 export function titleRecord(
@@ -11,21 +11,9 @@ export function titleRecord(
     endYear: null,
     runtimeMinutes: null,
     genres: null,
-    contentRating: null,
-    plot: null,
-    languages: null,
-    countries: null,
-    directors: null,
-    writers: null,
-    actors: null,
-    awards: null,
-    posterUrl: null,
-    boxOffice: null,
-    production: null,
-    totalSeasons: null,
+    ...NOT_ENRICHED,
     ratingAverage: 0,
     ratingVotes: 0,
-    enriched: false,
     ...overrides,
   };
 }
