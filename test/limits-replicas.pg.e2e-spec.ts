@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { Database } from '../src/database/database';
 import { type TestApp, createTestApp } from './support/test-app';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
@@ -69,18 +70,39 @@ describe('limits across replicas sharing one database', () => {
     );
   });
 
-  it('holds the per-minute limit with the optional Redis storage too', async () => {
-    const redisReplicas = await startReplicas(2, {
-      redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    });
+  it('holds the per-minute limit with the optional Redis storage too, counting in Redis', async () => {
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const redisReplicas = await startReplicas(2, { redisUrl });
+    const redis = new Redis(redisUrl);
     try {
-      const { key } = await redisReplicas[0].apiKeys.create({ name: 'redis', rpm: 6, monthlyQuota: 8 });
+      const { key, summary } = await redisReplicas[0].apiKeys.create({
+        name: 'redis',
+        rpm: 6,
+        monthlyQuota: 8,
+      });
       await awaitRoomInMinute(15);
       const statuses = await burst(redisReplicas, key, 20);
       expect(count(statuses, 200)).toBe(6);
       expect(count(statuses, 'RATE_LIMITED')).toBe(14);
+      const windows = await redis.keys(`catalog-api:rpm:${summary.id}:*`);
+      expect(windows).toHaveLength(1);
+      expect(Number(await redis.get(windows[0]))).toBe(20);
     } finally {
+      redis.disconnect();
       await Promise.all(redisReplicas.map((replica) => replica.close()));
+    }
+  });
+
+  it('keeps answering and limiting through PostgreSQL while Redis is unreachable', async () => {
+    const [replica] = await startReplicas(1, { redisUrl: 'redis://127.0.0.1:1' });
+    try {
+      const { key } = await replica.apiKeys.create({ name: 'no redis', rpm: 3, monthlyQuota: 100 });
+      await awaitRoomInMinute(15);
+      const statuses = await burst([replica], key, 5);
+      expect(count(statuses, 200)).toBe(3);
+      expect(count(statuses, 'RATE_LIMITED')).toBe(2);
+    } finally {
+      await replica.close();
     }
   });
 });

@@ -18,10 +18,10 @@ export const USAGE_STORAGE = Symbol('USAGE_STORAGE');
     {
       provide: USAGE_STORAGE,
       inject: [APP_CONFIG, UsageRepository],
-      useFactory: (config: AppConfig, usage: UsageRepository) =>
-        config.redisUrl
-          ? new RedisThrottlerStorage(config.redisUrl, usage)
-          : new PostgresThrottlerStorage(usage),
+      useFactory: (config: AppConfig, usage: UsageRepository) => {
+        const postgres = new PostgresThrottlerStorage(usage);
+        return config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, usage, postgres) : postgres;
+      },
     },
   ],
   exports: [USAGE_STORAGE],
