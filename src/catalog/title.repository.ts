@@ -39,19 +39,22 @@ export class TitleRepository {
     return rows[0] ?? null;
   }
 
-  /** One family (movies or series) by votes, then id; the family's size is kept in catalog_state. */
+  /**
+   * One family (movies or series) by votes, then id, with its size from catalog_state, in one round
+   * trip. A page past the end skips the scan (one-time filter) and yields a single row of nulls.
+   */
   async listFamily(family: TypeFamily, slice: Slice): Promise<{ rows: TitleRow[]; total: number }> {
-    const [state] = await this.db.query<{ total: number }>(
-      `SELECT ${family === 'movies' ? 'movie_count' : 'series_count'} AS total FROM catalog_state WHERE id = 1`,
-    );
-    const total = state?.total ?? 0;
-    if (slice.offset >= total) return { rows: [], total };
-    const rows = await this.db.query<TitleRow>(
-      `SELECT ${TITLE_COLUMNS} FROM titles WHERE type IN (${TYPE_FAMILY_SQL[family]})
-       ORDER BY rating_votes DESC, id LIMIT $1 OFFSET $2`,
+    const rows = await this.db.query<TitleRow & { total: number }>(
+      `SELECT state.total, page.*
+       FROM (SELECT ${family === 'movies' ? 'movie_count' : 'series_count'} AS total FROM catalog_state WHERE id = 1) state
+       LEFT JOIN LATERAL (
+         SELECT ${TITLE_COLUMNS} FROM titles
+         WHERE type IN (${TYPE_FAMILY_SQL[family]}) AND $2 < state.total
+         ORDER BY rating_votes DESC, id LIMIT $1 OFFSET $2
+       ) page ON true`,
       [slice.limit, slice.offset],
     );
-    return { rows, total };
+    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
   }
 
   /**
