@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Database, type SqlExecutor, type SqlSession } from '../database/database';
 import { searchDocument } from './search/search-text';
@@ -196,20 +195,9 @@ export class CatalogWriter {
         // The pool's statement timeout guards API queries; a full-catalog merge may take minutes.
         await session.query('SET statement_timeout = 0');
         await this.createStagingTables(session);
-        const contentHash = createHash('sha256');
-        await this.stage(
-          session,
-          'title_staging',
-          TITLE_STAGING_COLUMNS,
-          hashed(titleRows(source.titles), contentHash),
-        );
+        await this.stage(session, 'title_staging', TITLE_STAGING_COLUMNS, titleRows(source.titles));
         if (source.ratings) {
-          await this.stage(
-            session,
-            'rating_staging',
-            RATING_STAGING_COLUMNS,
-            hashed(ratingRows(source.ratings), contentHash),
-          );
+          await this.stage(session, 'rating_staging', RATING_STAGING_COLUMNS, ratingRows(source.ratings));
           await session.query(APPLY_RATINGS_SQL);
         }
         if (source.enrichments) {
@@ -217,11 +205,11 @@ export class CatalogWriter {
             session,
             'enrichment_staging',
             ENRICHMENT_STAGING_COLUMNS,
-            hashed(enrichmentRows(source.enrichments), contentHash),
+            enrichmentRows(source.enrichments),
           );
           await session.query(APPLY_ENRICHMENT_SQL, [SERIES_TYPES]);
         }
-        const version = options.catalogVersion ?? `sha256-${contentHash.digest('hex').slice(0, 16)}`;
+        const version = options.catalogVersion ?? (await contentVersion(session));
         options.onStaged?.();
         return await session.transaction((tx) => this.merge(tx, version));
       } catch (error) {
@@ -330,6 +318,19 @@ export class CatalogWriter {
   }
 }
 
+/**
+ * A version for an unnamed catalog, derived from its content: SHA-256 over the per-title digests
+ * (the same md5(row) the merge compares), in id order. Identical catalogs get identical versions.
+ */
+async function contentVersion(session: SqlExecutor): Promise<string> {
+  const [row] = await session.query<{ version: string }>(
+    `SELECT 'sha256-' || left(encode(sha256(convert_to(
+       coalesce(string_agg(md5(s::text), '' ORDER BY s.imdb_id), ''), 'UTF8')), 'hex'), 16) AS version
+     FROM title_staging s`,
+  );
+  return row.version;
+}
+
 /** Runs a data-changing statement and counts its rows in the database, not in Node. */
 async function countAffected(tx: SqlExecutor, statement: string): Promise<number> {
   const [result] = await tx.query<{ count: number }>(
@@ -398,14 +399,6 @@ async function* enrichmentRows(records: Records<EnrichmentRecord>): AsyncGenerat
       e.production,
       e.totalSeasons,
     ];
-  }
-}
-
-/** Passes rows through while hashing them, so an unnamed catalog gets a content-derived version. */
-async function* hashed(rows: AsyncIterable<StagingValue[]>, hash: Hash): AsyncGenerator<StagingValue[]> {
-  for await (const row of rows) {
-    hash.update(JSON.stringify(row));
-    yield row;
   }
 }
 

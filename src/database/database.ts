@@ -25,10 +25,6 @@ export abstract class Database implements SqlExecutor {
   abstract readonly engine: 'postgres' | 'embedded';
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   abstract session<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
-
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.session((session) => session.transaction(work));
-  }
 }
 
 export class PostgresDatabase extends Database {

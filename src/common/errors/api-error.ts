@@ -13,8 +13,4 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-
-  get status(): number {
-    return ERROR_CATALOGUE[this.code].status;
-  }
 }

@@ -13,11 +13,7 @@ import { parseRawQuery } from './raw-query';
  * whitelist over instance keys would miss).
  */
 export function validateQuery<T extends object>(dto: ClassConstructor<T>, raw: Record<string, string>): T {
-  const known = new Set(
-    getMetadataStorage()
-      .getTargetValidationMetadatas(dto, '', true, false)
-      .map((metadata) => metadata.propertyName),
-  );
+  const known = knownParameters(dto);
   const unknown = Object.keys(raw).find((name) => !known.has(name));
   if (unknown !== undefined) {
     throw new ApiError('VALIDATION_ERROR', `Unknown query parameter ${quoteName(unknown)}.`);
@@ -29,6 +25,22 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, raw: R
     throw new ApiError('VALIDATION_ERROR', `${message}.`);
   }
   return instance;
+}
+
+const parametersByDto = new WeakMap<ClassConstructor<object>, ReadonlySet<string>>();
+
+/** The parameter names a DTO declares (its validated properties), read once per class. */
+function knownParameters(dto: ClassConstructor<object>): ReadonlySet<string> {
+  let known = parametersByDto.get(dto);
+  if (!known) {
+    known = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((metadata) => metadata.propertyName),
+    );
+    parametersByDto.set(dto, known);
+  }
+  return known;
 }
 
 /** `@ValidatedQuery(SomeQueryDto)`: the request's query, strictly parsed and validated. */
