@@ -1,8 +1,14 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+
+/**
+ * Sessions run maintenance work (a catalog load lifts its statement timeout; one merge may take
+ * minutes), so their queries replace the pool's client-side deadline with this longer one.
+ */
+export const SESSION_QUERY_TIMEOUT_MS = 60 * 60_000;
 
 /** Runs parameterized SQL and returns the rows. */
 export interface SqlExecutor {
@@ -53,9 +59,18 @@ export class PostgresDatabase extends Database {
   }
 }
 
+/** pg reads `query_timeout` from a query's own config before the client's (per-query deadline). */
+type DeadlineQuery = QueryConfig & { query_timeout: number };
+
 function postgresSession(client: PoolClient): SqlSession {
-  const query = async <Row>(sql: string, params: readonly unknown[] = []) =>
-    (await client.query(sql, params as unknown[])).rows as Row[];
+  const query = async <Row>(sql: string, params: readonly unknown[] = []) => {
+    const config: DeadlineQuery = {
+      text: sql,
+      values: params as unknown[],
+      query_timeout: SESSION_QUERY_TIMEOUT_MS,
+    };
+    return (await client.query(config)).rows as Row[];
+  };
   return {
     query,
     async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -69,7 +84,11 @@ function postgresSession(client: PoolClient): SqlSession {
         throw error;
       }
     },
-    copyFrom: (copySql, source) => pipeline(source, client.query(copyFrom(copySql))),
+    copyFrom: (copySql, source) =>
+      pipeline(
+        source,
+        client.query(Object.assign(copyFrom(copySql), { query_timeout: SESSION_QUERY_TIMEOUT_MS })),
+      ),
   };
 }
 

@@ -1,0 +1,94 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { request as httpRequest, Agent } from 'node:http';
+import { join } from 'node:path';
+import { sleep } from './timing';
+
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** `node dist/main.js` in a child process (the build output; `npm test` builds first). */
+export class ServerProcess {
+  private output = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  readonly baseUrl: string;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  /** Starts the server with `env` on top of a clean environment and waits until it answers HTTP. */
+  static async start(port: number, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+    const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOG_LEVEL: 'warn', APP_ENV: 'test' };
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...base, HOST: '127.0.0.1', PORT: String(port), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const server = new ServerProcess(child, port);
+    let alive = true;
+    void server.exited.then(() => (alive = false));
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if (!alive) throw new Error(`the server exited at start:\n${server.logs()}`);
+      try {
+        await server.get('/health');
+        return server;
+      } catch {
+        await sleep(100);
+      }
+    }
+    child.kill('SIGKILL');
+    throw new Error(`the server did not answer within 60 s:\n${server.logs()}`);
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  /** A GET on its own connection unless an agent is given; rejects on a socket error. */
+  get(path: string, headers: Record<string, string> = {}, agent?: Agent): Promise<HttpAnswer> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: this.port, path, headers, agent: agent ?? false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** Sends `signal` and resolves with the exit; kills it outright after `withinMs`. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', withinMs = 30_000) {
+    if (this.alive) this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), withinMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
