@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -7,6 +8,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
+  // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
+  app.use(escapeUndecodablePathSegments);
   app.enableShutdownHooks();
   return app;
 }
