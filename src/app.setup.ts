@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
+import { configureAppServer } from './server/http-server';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -10,7 +11,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('etag', false);
   // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
   app.use(escapeUndecodablePathSegments);
-  app.enableShutdownHooks();
+  // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
+  configureAppServer(app);
   return app;
 }
 

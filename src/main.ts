@@ -6,6 +6,7 @@ import { APP_OPTIONS, configureApp } from './app.setup';
 import { ConfigError, loadConfig } from './config/app-config';
 import { embeddedDataDir } from './database/data-source-options';
 import { EmbeddedDatabaseBusyError } from './database/embedded-lock';
+import { drainOnSignals } from './server/graceful-shutdown';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
@@ -13,6 +14,7 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), APP_OPTIONS);
   configureApp(app);
   await app.listen(config.port, config.host);
+  drainOnSignals(app, config.server);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -10,6 +10,28 @@ describe('loadConfig', () => {
       redisUrl: null,
       firstRunSetup: true,
       database: { kind: 'embedded', dataDir: './.data' },
+      server: {
+        shutdownGraceMs: 5_000,
+        shutdownTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnections: 4_096,
+      },
+    });
+  });
+
+  it('reads the server lifecycle settings', () => {
+    expect(
+      loadConfig({
+        SHUTDOWN_GRACE_MS: '0',
+        SHUTDOWN_TIMEOUT_MS: '1500',
+        KEEP_ALIVE_TIMEOUT_MS: '620000',
+        MAX_CONNECTIONS: '100',
+      }).server,
+    ).toEqual({
+      shutdownGraceMs: 0,
+      shutdownTimeoutMs: 1_500,
+      keepAliveTimeoutMs: 620_000,
+      maxConnections: 100,
     });
   });
 
@@ -33,6 +55,10 @@ describe('loadConfig', () => {
     [{ APP_ENV: 'prod env' }, 'APP_ENV'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
+    [{ SHUTDOWN_TIMEOUT_MS: '5s' }, 'SHUTDOWN_TIMEOUT_MS'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '10' }, 'KEEP_ALIVE_TIMEOUT_MS'],
+    [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS'],
   ])('refuses %j with one line naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));

@@ -28,6 +28,19 @@ export interface AppConfig {
    * catalog (never with DATABASE_URL). Tests turn it off.
    */
   firstRunSetup: boolean;
+  /** The HTTP server's lifecycle: connection bounds and the graceful drain (see docs/operations.md). */
+  server: ServerConfig;
+}
+
+export interface ServerConfig {
+  /** After SIGTERM, how long /health answers 500 while requests are still served. */
+  shutdownGraceMs: number;
+  /** After the grace period, how long in-flight requests may take before connections are cut. */
+  shutdownTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open; above the load balancer's idle timeout. */
+  keepAliveTimeoutMs: number;
+  /** The most connections the server holds at once; further ones are closed on arrival. */
+  maxConnections: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -75,6 +88,34 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined)
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
+  @Min(0, { message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
+  @Max(600_000, { message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
+  SHUTDOWN_GRACE_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
+  @Min(0, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
+  @Max(600_000, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
+  SHUTDOWN_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
+  @Min(1_000, { message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
+  @Max(3_600_000, { message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
+  KEEP_ALIVE_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
+  @Min(1, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
+  @Max(1_000_000, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
+  MAX_CONNECTIONS?: number;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -98,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,
     firstRunSetup: true,
+    server: {
+      shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 5_000,
+      shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS ?? 20_000,
+      keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
+      maxConnections: vars.MAX_CONNECTIONS ?? 4_096,
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import type { CatalogState } from '../catalog/catalog-state.repository';
 import { ApiError } from '../common/errors/api-error';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { DrainState } from '../server/drain-state';
 import { CatalogHealthIndicator } from './catalog.health';
 
 /** The health record of the contract: exactly status, environment and catalog. */
@@ -24,6 +25,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly catalogIndicator: CatalogHealthIndicator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly drain: DrainState,
   ) {}
 
   /** Public. Terminus runs the checks; its 503 body is replaced by the contract's 500 error. */
@@ -31,6 +33,8 @@ export class HealthController {
   async check(
     @RequestId() requestId: string,
   ): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {
+    // Readiness fails at once when the drain starts, so the load balancer stops routing here.
+    if (this.drain.draining) throw new ApiError('INTERNAL_ERROR', 'The service is shutting down.');
     let state: CatalogState | undefined;
     try {
       await this.health.check([() => this.catalogIndicator.check('catalog', (current) => (state = current))]);

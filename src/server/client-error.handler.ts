@@ -1,0 +1,63 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
+import { errorEnvelope } from '../common/errors/error-envelope';
+import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
+
+/** What Node's HTTP parser passes to the server's `clientError` event. */
+export type ClientError = Error & { code?: string; rawPacket?: Buffer };
+
+export interface Refusal {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+const logger = new Logger('HTTP');
+
+/**
+ * The answer to a request Node refuses before routing. The contract has codes for none of 408, 414
+ * and 431: they carry VALIDATION_ERROR (the client's request is at fault) with their own status. A
+ * method Node does not know (`get`, `FOO`) is "a method other than GET/HEAD": 404 ROUTE_NOT_FOUND.
+ */
+export function refusalFor(error: ClientError): Refusal {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      // The head limit (16 KB) counts the request line; no line break yet means the URL is too long.
+      return error.rawPacket && !error.rawPacket.includes('\r\n')
+        ? { status: 414, code: 'VALIDATION_ERROR', message: 'The request URL is too long.' }
+        : { status: 431, code: 'VALIDATION_ERROR', message: 'The request headers are too large.' };
+    case 'HPE_INVALID_METHOD':
+      return { status: 404, code: 'ROUTE_NOT_FOUND', message: ERROR_CATALOGUE.ROUTE_NOT_FOUND.message };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'VALIDATION_ERROR', message: 'The request did not arrive in time.' };
+    default:
+      return { status: 400, code: 'VALIDATION_ERROR', message: 'The request is not valid HTTP.' };
+  }
+}
+
+/**
+ * The server's `clientError` hook: Node would answer a bare 400/431 with no body and no request id.
+ * Where the socket is still writable, the answer is the contract's error envelope with a generated
+ * X-Request-Id, then the connection closes. The raw packet is never logged (it may hold a key).
+ */
+export function answerClientError(error: ClientError, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal = refusalFor(error);
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorEnvelope(refusal.code, refusal.message, requestId));
+  logger.debug(`Refused a request before routing (${error.code ?? 'unknown'}): ${refusal.status}`);
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

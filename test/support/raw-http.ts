@@ -1,0 +1,59 @@
+import { connect } from 'node:net';
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Writes `bytes` as they are on a new connection (no client library normalizes them) and parses
+ * the single answer the server sends before closing. Rejects when no answer comes within `withinMs`.
+ */
+export function rawRequest(port: number, bytes: Buffer | string, withinMs = 10_000): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${withinMs} ms`));
+    }, withinMs);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const answer = parseAnswer(Buffer.concat(chunks));
+      if (answer) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(answer);
+      }
+    });
+    // The server may close before reading everything we send (an oversized head): not our error.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const answer = parseAnswer(Buffer.concat(chunks));
+      if (answer) resolve(answer);
+      else reject(new Error(`connection closed without a complete answer: ${Buffer.concat(chunks)}`));
+    });
+    socket.write(bytes);
+  });
+}
+
+function parseAnswer(raw: Buffer): RawAnswer | null {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd === -1) return null;
+  const [statusLine, ...lines] = raw.subarray(0, headEnd).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  const body = raw.subarray(headEnd + 4);
+  if (body.length < length) return null;
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: body.subarray(0, length).toString('utf8'),
+  };
+}
