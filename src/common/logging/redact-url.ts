@@ -1,0 +1,42 @@
+/** Query parameters whose values are credentials wherever they appear (compared case-insensitively). */
+const CREDENTIAL_PARAMETER =
+  /^(api[-_]?key|key|token|access[-_]?token|auth|authorization|bearer|password|passwd|secret|client[-_]?secret|signature|sig|session|jwt)$/i;
+/** An API key of this service, anywhere in a URL (path or query), escaped or not. */
+const API_KEY_TEXT = /mov(_|%5f)live(_|%5f)[A-Za-z0-9_%-]*/gi;
+export const REDACTED = '[REDACTED]';
+
+/**
+ * The URL as it may be logged: values of credential-like query parameters and anything shaped like
+ * an API key are replaced, so a key sent in the wrong place (`?api_key=mov_live_…`) never reaches a
+ * log. The rest of the URL stays as received, for debugging.
+ */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const query =
+    queryStart === -1
+      ? ''
+      : '?' +
+        url
+          .slice(queryStart + 1)
+          .split('&')
+          .map(redactParameter)
+          .join('&');
+  return (path + query).replace(API_KEY_TEXT, REDACTED);
+}
+
+function redactParameter(pair: string): string {
+  const separator = pair.indexOf('=');
+  if (separator === -1) return pair;
+  return CREDENTIAL_PARAMETER.test(parameterName(pair.slice(0, separator)))
+    ? `${pair.slice(0, separator)}=${REDACTED}`
+    : pair;
+}
+
+function parameterName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim();
+  } catch {
+    return raw;
+  }
+}
