@@ -1,0 +1,109 @@
+import { Agent } from 'node:http';
+import { notOkOrInternalError } from './support/answers';
+import { ServerProcess } from './support/server-process';
+import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
+import { TcpProxy } from './support/tcp-proxy';
+import { type TestDatabase, createTestDatabase } from './support/test-database';
+import { sleep } from './support/timing';
+
+const PORT = 4350;
+const PROXY_PORT = 4351;
+const OUTAGES = 3;
+const OUTAGE_MS = 2_500;
+const ROUTES = [
+  '/health',
+  `/v1/titles/${SERVED_IDS[5]}`,
+  '/v1/search?q=served',
+  '/v1/movies?limit=3',
+  '/v1/series?limit=3',
+];
+
+/**
+ * Issue 12: the database goes away while the service serves, through a proxy the test controls.
+ * Every route answers 500 promptly while it is gone (no pool hang), the process stays up, and
+ * every route answers 200 again by itself soon after it returns.
+ */
+describe('database outage through a TCP proxy', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let server: ServerProcess;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    auth = { Authorization: `Bearer ${(await seedServedCatalog(database.config)).key}` };
+    const direct = new URL(database.config.url);
+    proxy = new TcpProxy(PROXY_PORT, { host: direct.hostname, port: Number(direct.port || 5432) });
+    await proxy.restore();
+    const proxied = new URL(database.config.url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(PROXY_PORT);
+    server = await ServerProcess.start(PORT, { DATABASE_URL: proxied.toString() });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  /** Sends one request on every route at once; returns the slowest time and the statuses. */
+  async function sweep(agent: Agent): Promise<{ slowestMs: number; statuses: number[]; problems: string[] }> {
+    const timed = await Promise.all(
+      ROUTES.map(async (path) => {
+        const started = Date.now();
+        const answer = await server.get(path, auth, agent);
+        const problem = notOkOrInternalError(answer);
+        return { ms: Date.now() - started, status: answer.status, problem: problem && `${path}: ${problem}` };
+      }),
+    );
+    return {
+      slowestMs: Math.max(...timed.map((t) => t.ms)),
+      statuses: timed.map((t) => t.status),
+      problems: timed.flatMap((t) => (t.problem ? [t.problem] : [])),
+    };
+  }
+
+  it(`answers 500 within 2 s during ${OUTAGES} outages and 200 within 2 s after each`, async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: ROUTES.length });
+    const problems: string[] = [];
+    const failFast: number[] = [];
+    const recoveries: number[] = [];
+    const outageStatuses: number[] = [];
+    try {
+      expect((await sweep(agent)).statuses).toEqual(ROUTES.map(() => 200));
+      for (let outage = 0; outage < OUTAGES; outage++) {
+        await proxy.cut();
+        const cutAt = Date.now();
+        while (Date.now() - cutAt < OUTAGE_MS) {
+          const result = await sweep(agent);
+          problems.push(...result.problems);
+          failFast.push(result.slowestMs);
+          // Every route needs the database (the limits count each request in it).
+          outageStatuses.push(...result.statuses);
+        }
+        await proxy.restore();
+        const restoredAt = Date.now();
+        for (;;) {
+          const result = await sweep(agent);
+          problems.push(...result.problems);
+          if (result.statuses.every((status) => status === 200)) break;
+          if (Date.now() - restoredAt > 10_000) throw new Error('no recovery within 10 s');
+          await sleep(20);
+        }
+        recoveries.push(Date.now() - restoredAt);
+      }
+    } finally {
+      agent.destroy();
+    }
+    console.info(
+      `outages: ${OUTAGES}; sweeps during outages: ${failFast.length}, slowest answer ${Math.max(...failFast)} ms; ` +
+        `recoveries ${recoveries.join(', ')} ms`,
+    );
+    expect(server.alive).toBe(true);
+    expect(problems).toEqual([]);
+    expect(new Set(outageStatuses)).toEqual(new Set([500]));
+    expect(Math.max(...failFast)).toBeLessThan(2_000);
+    expect(Math.max(...recoveries)).toBeLessThan(2_000);
+  });
+});
