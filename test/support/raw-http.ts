@@ -8,9 +8,15 @@ export interface RawAnswer {
 
 /**
  * Writes `bytes` as they are on a new connection (no client library normalizes them) and parses
- * the single answer the server sends before closing. Rejects when no answer comes within `withinMs`.
+ * the single answer. For a HEAD request (`head`), an answer that keeps the connection open has no
+ * body; one that closes it is read to the end. Rejects when no answer comes within `withinMs`.
  */
-export function rawRequest(port: number, bytes: Buffer | string, withinMs = 10_000): Promise<RawAnswer> {
+export function rawRequest(
+  port: number,
+  bytes: Buffer | string,
+  withinMs = 10_000,
+  options: { head?: boolean } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     const chunks: Buffer[] = [];
@@ -20,10 +26,11 @@ export function rawRequest(port: number, bytes: Buffer | string, withinMs = 10_0
     }, withinMs);
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      const answer = parseAnswer(Buffer.concat(chunks));
+      const answer = parseAnswer(Buffer.concat(chunks), { head: options.head, closed: false });
       if (answer) {
         clearTimeout(timer);
-        socket.destroy();
+        // A reset leaves no TIME_WAIT behind, so long fuzzing runs do not exhaust local ports.
+        socket.resetAndDestroy();
         resolve(answer);
       }
     });
@@ -31,7 +38,7 @@ export function rawRequest(port: number, bytes: Buffer | string, withinMs = 10_0
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);
-      const answer = parseAnswer(Buffer.concat(chunks));
+      const answer = parseAnswer(Buffer.concat(chunks), { head: options.head, closed: true });
       if (answer) resolve(answer);
       else reject(new Error(`connection closed without a complete answer: ${Buffer.concat(chunks)}`));
     });
@@ -39,7 +46,7 @@ export function rawRequest(port: number, bytes: Buffer | string, withinMs = 10_0
   });
 }
 
-function parseAnswer(raw: Buffer): RawAnswer | null {
+function parseAnswer(raw: Buffer, { head = false, closed = false }): RawAnswer | null {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd === -1) return null;
   const [statusLine, ...lines] = raw.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -48,12 +55,13 @@ function parseAnswer(raw: Buffer): RawAnswer | null {
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  const length = Number(headers['content-length'] ?? 0);
+  const status = Number(statusLine.split(' ')[1]);
   const body = raw.subarray(headEnd + 4);
+  if (head) {
+    if (headers.connection === 'close' && !closed) return null;
+    return { status, headers, body: body.toString('utf8') };
+  }
+  const length = Number(headers['content-length'] ?? 0);
   if (body.length < length) return null;
-  return {
-    status: Number(statusLine.split(' ')[1]),
-    headers,
-    body: body.subarray(0, length).toString('utf8'),
-  };
+  return { status, headers, body: body.subarray(0, length).toString('utf8') };
 }
