@@ -11,7 +11,7 @@ import { type TestApp, createTestApp } from './support/test-app';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
-const PORT = 4360;
+const PORT = Number(process.env.FUZZ_PORT ?? 4360);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const KEYED_ERROR_CODES = new Set([

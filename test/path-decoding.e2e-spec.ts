@@ -63,6 +63,17 @@ describe('percent-escapes in the path', () => {
     },
   );
 
+  // `/v1/titles/%` is the fuzzer's shrunk counterexample (issue 12) before the fix.
+  it.each(['/v1/titles/%', '/v1/titles/tt1%E0%A4', '/v1/titles/%ZZ?x=1'])(
+    '%s with a valid key is 400 with the rate-limit headers',
+    async (path) => {
+      const res = await t.get(path).expect(400);
+      expect(errorOf(res)).toBe('VALIDATION_ERROR');
+      expect(res.headers['x-ratelimit-limit']).toBeDefined();
+      expect(res.headers['x-ratelimit-remaining']).toBeDefined();
+    },
+  );
+
   it('still decodes valid escapes in the path', async () => {
     const res = await t.get('/v1/titles/tt%30111161').expect(200);
     expect(res.body.data[0].imdb_id).toBe('tt0111161');
