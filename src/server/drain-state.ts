@@ -3,13 +3,13 @@ import { Injectable } from '@nestjs/common';
 /** Whether the process is draining for shutdown: readiness fails while requests are still served. */
 @Injectable()
 export class DrainState {
-  private drainingSince: number | null = null;
+  private started = false;
 
   get draining(): boolean {
-    return this.drainingSince !== null;
+    return this.started;
   }
 
   start(): void {
-    this.drainingSince ??= Date.now();
+    this.started = true;
   }
 }
