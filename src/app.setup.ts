@@ -5,6 +5,8 @@ import { Logger } from 'nestjs-pino';
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Paths are case-sensitive: /V1/MOVIES is an unknown route (404 ROUTE_NOT_FOUND), not /v1/movies.
+  app.set('case sensitive routing', true);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
   app.enableShutdownHooks();
