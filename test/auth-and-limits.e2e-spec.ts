@@ -1,3 +1,5 @@
+import { Database } from '../src/database/database';
+import { AllowanceStorage } from '../src/limits/allowance.storage';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute, eventually } from './support/timing';
@@ -90,6 +92,86 @@ describe('API keys, per-minute limits and monthly quotas', () => {
         expect(res.headers['x-ratelimit-limit']).toBe('50');
         expect(res.headers['x-ratelimit-remaining']).toBe('49');
         expect(res.headers['retry-after']).toBeUndefined();
+      }
+    });
+  });
+
+  describe('routing and the order of checks', () => {
+    it.each(['/V1/MOVIES', '/v1/Movies', '/V1/titles/tt0111161', '/HEALTH'])(
+      'treats paths as case-sensitive: %s is an unknown route, 404 ROUTE_NOT_FOUND without a key',
+      async (path) => {
+        const res = await t.http().get(path).expect(404);
+        expect(res.body.error.code).toBe('ROUTE_NOT_FOUND');
+        expectOnlyRequestId(res.headers);
+        const withValidKey = await withKey(path, t.key).expect(404);
+        expect(withValidKey.body.error.code).toBe('ROUTE_NOT_FOUND');
+        expectOnlyRequestId(withValidKey.headers);
+      },
+    );
+
+    it('checks the key before the limits: a disabled or unknown key is refused without being counted', async () => {
+      const storage = t.app.get(AllowanceStorage);
+      const increment = jest.spyOn(storage, 'increment');
+      try {
+        await t
+          .http()
+          .get('/v1/movies')
+          .set('Authorization', `Bearer mov_live_${'Z'.repeat(43)}`)
+          .expect(401);
+        expect(increment).not.toHaveBeenCalled();
+      } finally {
+        increment.mockRestore();
+      }
+    });
+
+    it('counts the minute, then the month; a minute refusal never reaches the month', async () => {
+      const key = await newKey(2, 1000);
+      const storage = t.app.get(AllowanceStorage);
+      const increment = jest.spyOn(storage, 'increment');
+      try {
+        await awaitRoomInMinute();
+        const statuses = [];
+        for (let i = 0; i < 4; i++) statuses.push((await withKey('/v1/movies', key)).status);
+        expect(statuses).toEqual([200, 200, 429, 429]);
+        expect(increment.mock.calls.map((call) => call[4])).toEqual([
+          'minute',
+          'month',
+          'minute',
+          'month',
+          'minute',
+          'minute',
+        ]);
+      } finally {
+        increment.mockRestore();
+      }
+    });
+
+    it('does not meter /health', async () => {
+      const storage = t.app.get(AllowanceStorage);
+      const increment = jest.spyOn(storage, 'increment');
+      try {
+        const res = await t.http().get('/health').set('Authorization', `Bearer ${t.key}`).expect(200);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+        expect(increment).not.toHaveBeenCalled();
+      } finally {
+        increment.mockRestore();
+      }
+    });
+  });
+
+  describe('rate-limit headers on failures after authentication', () => {
+    it('sends them on a 500 INTERNAL_ERROR from the handler', async () => {
+      const key = await newKey(40, 1000);
+      const db = t.app.get(Database);
+      await db.query('ALTER TABLE titles RENAME TO titles_away');
+      try {
+        const res = await withKey('/v1/movies', key).expect(500);
+        expect(res.body.error.code).toBe('INTERNAL_ERROR');
+        expect(res.headers['x-ratelimit-limit']).toBe('40');
+        expect(res.headers['x-ratelimit-remaining']).toBe('39');
+        expect(res.headers['retry-after']).toBeUndefined();
+      } finally {
+        await db.query('ALTER TABLE titles_away RENAME TO titles');
       }
     });
   });
