@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import type { ErrorCode } from '../common/errors/error-catalogue';
 import { hashApiKey } from './api-key-format';
@@ -56,6 +57,7 @@ describe('ApiKeyDirectory', () => {
   afterEach(() => {
     directory.onModuleDestroy();
     jest.useRealTimers();
+    jest.restoreAllMocks();
   });
 
   it('loads every key at start and authenticates from memory', () => {
@@ -111,6 +113,7 @@ describe('ApiKeyDirectory', () => {
   });
 
   it('keeps serving the keys it knows while the database is down', async () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     fake.service.statesChangedWithin.mockRejectedValue(new Error('down'));
     await jest.advanceTimersByTimeAsync(3 * KEY_REFRESH_INTERVAL_MS);
     expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');

@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { AllowanceStore } from './allowance-store';
-import { RESERVATION, reservationSize } from './limits-policy';
+import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
 
 /** The record a ThrottlerStorage returns (the package exports only the interface's name as a type). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -60,6 +60,12 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       if (allowance.available > 0) {
         allowance.available--;
         allowance.lastSpentAt = now;
+        if (!allowance.refill && shouldReserveAhead(allowance.available, allowance.lastBlock)) {
+          // Reserve the next block before this one runs out, so hot keys rarely wait for it. A
+          // failure here is not this request's: the next one that needs the block sees it.
+          allowance.refill = this.refill(allowance, store, key, ttl, limit);
+          allowance.refill.catch(() => undefined);
+        }
         return {
           totalHits: allowance.total - allowance.available,
           timeToExpire: secondsLeft(allowance.endsAt, now),

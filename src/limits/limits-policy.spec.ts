@@ -9,6 +9,7 @@ import {
   reservationSize,
   retryAfterSeconds,
   secondsUntilNextUtcMonth,
+  shouldReserveAhead,
 } from './limits-policy';
 
 const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };
@@ -116,5 +117,19 @@ describe('reservationSize', () => {
   it('still asks for one when the window looks exhausted (another replica may have returned some)', () => {
     expect(reservationSize({ ...demand, limit: 10, reserved: 10, waiting: 3 })).toBe(1);
     expect(reservationSize({ ...demand, limit: 10, reserved: 12 })).toBe(1);
+  });
+});
+
+describe('shouldReserveAhead', () => {
+  it('reserves a hot key’s next block when a quarter of the current one is left', () => {
+    expect(shouldReserveAhead(26, 100)).toBe(false);
+    expect(shouldReserveAhead(25, 100)).toBe(true);
+    expect(shouldReserveAhead(0, 100)).toBe(true);
+  });
+
+  it('never for small blocks: slow keys and windows near their limit reserve only when they need to', () => {
+    expect(shouldReserveAhead(0, 1)).toBe(false);
+    expect(shouldReserveAhead(0, 3)).toBe(false);
+    expect(shouldReserveAhead(1, 4)).toBe(true);
   });
 });

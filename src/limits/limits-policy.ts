@@ -96,6 +96,10 @@ export const RESERVATION = {
   exhaustedRecheckMs: 1_000,
   /** Allowance a replica has not touched for this long goes back to the window. */
   idleReleaseMs: 1_000,
+  /** A hot key's next block is reserved when this share of its current one is left. */
+  reserveAheadShare: 0.25,
+  /** Blocks smaller than this (slow keys, or near the limit) are not reserved ahead. */
+  reserveAheadMinBlock: 4,
 } as const;
 
 export interface ReservationDemand {
@@ -120,4 +124,11 @@ export function reservationSize(demand: ReservationDemand): number {
   wanted = Math.max(wanted, waiting);
   const share = Math.ceil(Math.max(0, limit - reserved) * RESERVATION.shareOfRemaining);
   return Math.max(1, Math.min(wanted, share, RESERVATION.maxBlock));
+}
+
+/** Whether to reserve the next block now, while requests are still served from the current one. */
+export function shouldReserveAhead(available: number, lastBlock: number): boolean {
+  return (
+    lastBlock >= RESERVATION.reserveAheadMinBlock && available <= lastBlock * RESERVATION.reserveAheadShare
+  );
 }
