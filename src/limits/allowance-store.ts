@@ -16,7 +16,12 @@ export interface Reservation {
  * A counter shared by the replicas. `reserve` is one atomic step: it starts a new window of `ttlMs`
  * when the last one has ended, then grants up to `want` of what is left under `limit`.
  */
+/** A window as the shared counter holds it, for reading usage. */
+export type WindowState = Pick<Reservation, 'total' | 'msLeft' | 'window'>;
+
 export interface AllowanceStore {
   reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation>;
+  /** The counter's open window, or null when none is (the next request starts one). */
+  peek(key: string): Promise<WindowState | null>;
   close(): Promise<void>;
 }

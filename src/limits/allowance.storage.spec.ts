@@ -38,6 +38,12 @@ class FakeStore implements AllowanceStore {
     };
   }
 
+  async peek(key: string) {
+    const window = this.windows.get(key);
+    if (!window || window.endsAt <= this.clock()) return null;
+    return { total: window.reserved, msLeft: window.endsAt - this.clock(), window: window.id };
+  }
+
   reserved(key: string): number {
     return this.windows.get(key)?.reserved ?? 0;
   }
@@ -167,6 +173,18 @@ describe('AllowanceStorage', () => {
     minute.failNext = new Error('database down');
     await expect(hit(10)).rejects.toThrow('database down');
     expect((await hit(10)).isBlocked).toBe(false);
+  });
+
+  it('reports a window as used by everyone, less what this replica still holds', async () => {
+    expect(await storage.standing('minute:k1', 'minute')).toBeNull();
+    expect(storage.localStanding('minute:k1')).toBeNull();
+    await accepted(150, 1_000_000);
+    await hit(1_000_000);
+    expect(minute.reserved('minute:k1')).toBeGreaterThan(151);
+    expect(await storage.standing('minute:k1', 'minute')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
+    expect(storage.localStanding('minute:k1')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
+    minute.windows.get('minute:k1')!.reserved += 40; // another replica's block
+    expect(await storage.standing('minute:k1', 'minute')).toMatchObject({ used: 191 });
   });
 
   it('refuses to count for a throttler it has no store for', async () => {

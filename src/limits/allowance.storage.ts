@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { AllowanceStore } from './allowance-store';
-import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
+import { RESERVATION, type WindowStanding, reservationSize, shouldReserveAhead } from './limits-policy';
 
 /** The record a ThrottlerStorage returns (the package exports only the interface's name as a type). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -51,8 +51,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
     blockDuration: number,
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    const store = this.stores[throttlerName];
-    if (!store) throw new Error(`No allowance store for the "${throttlerName}" throttler`);
+    const store = this.storeFor(throttlerName);
     const allowance = this.allowanceOf(key);
     for (;;) {
       const now = this.clock();
@@ -90,11 +89,40 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
     }
   }
 
+  /**
+   * A counter's open window as this replica knows it, without I/O: what was reserved by every
+   * replica at its last reservation, minus what it still holds. Null when it knows of no window.
+   */
+  localStanding(key: string): WindowStanding | null {
+    const allowance = this.allowances.get(key);
+    const now = this.clock();
+    if (!allowance || allowance.window === null || allowance.endsAt <= now) return null;
+    return { used: Math.max(0, allowance.total - allowance.available), msLeft: allowance.endsAt - now };
+  }
+
+  /**
+   * A counter's open window as the shared store holds it now, minus what this replica holds
+   * unspent. Blocks other replicas hold unspent count as used (at most one block each).
+   */
+  async standing(key: string, throttlerName: string): Promise<WindowStanding | null> {
+    const state = await this.storeFor(throttlerName).peek(key);
+    if (!state) return null;
+    const allowance = this.allowances.get(key);
+    const held = allowance?.window === state.window ? allowance.available : 0;
+    return { used: Math.max(0, state.total - held), msLeft: state.msLeft };
+  }
+
   /** Gives every unspent block back (shutdown), then closes the stores. */
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
     await Promise.all([...this.allowances.values()].map((allowance) => this.giveBack(allowance)));
     await Promise.all(Object.values(this.stores).map((store) => store.close()));
+  }
+
+  private storeFor(throttlerName: string): AllowanceStore {
+    const store = this.stores[throttlerName];
+    if (!store) throw new Error(`No allowance store for the "${throttlerName}" throttler`);
+    return store;
   }
 
   private allowanceOf(key: string): Allowance {

@@ -10,6 +10,8 @@ import {
   retryAfterSeconds,
   secondsUntilNextUtcMonth,
   shouldReserveAhead,
+  limitUsage,
+  rateLimitFields,
 } from './limits-policy';
 
 const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };
@@ -131,5 +133,43 @@ describe('shouldReserveAhead', () => {
     expect(shouldReserveAhead(0, 1)).toBe(false);
     expect(shouldReserveAhead(0, 3)).toBe(false);
     expect(shouldReserveAhead(1, 4)).toBe(true);
+  });
+});
+
+describe('limitUsage and the RateLimit fields', () => {
+  const now = Date.parse('2026-11-30T23:59:00.000Z');
+
+  it('reports used, remaining and the reset of each window', () => {
+    expect(limitUsage('minute', KEY, { used: 7, msLeft: 42_000 }, now)).toEqual({
+      limit: 120,
+      used: 7,
+      remaining: 113,
+      resetsAt: now + 42_000,
+    });
+    expect(limitUsage('month', KEY, { used: 50_000, msLeft: 60_000 }, now)).toMatchObject({
+      remaining: 0,
+      resetsAt: Date.parse('2026-12-01T00:00:00.000Z'),
+    });
+    expect(limitUsage('minute', KEY, null, now)).toEqual({
+      limit: 120,
+      used: 0,
+      remaining: 120,
+      resetsAt: null,
+    });
+    expect(limitUsage('month', KEY, null, now).resetsAt).toBe(Date.parse('2026-12-01T00:00:00.000Z'));
+  });
+
+  it('writes both fields as structured-field lists, one item per limit', () => {
+    const usage = {
+      minute: limitUsage('minute', KEY, { used: 1, msLeft: 41_200 }, now),
+      month: limitUsage('month', KEY, { used: 1_000, msLeft: 60_000 }, now),
+    };
+    expect(rateLimitFields(KEY, usage, now)).toEqual({
+      'RateLimit-Policy': `"minute";q=120;w=60, "month";q=50000;w=${30 * 86_400}`,
+      RateLimit: '"minute";r=119;t=42, "month";r=49000;t=60',
+    });
+    expect(
+      rateLimitFields(KEY, { ...usage, minute: limitUsage('minute', KEY, null, now) }, now).RateLimit,
+    ).toMatch(/^"minute";r=120;t=60, /);
   });
 });

@@ -70,6 +70,63 @@ export function refusedHeaders(name: LimitName, now: number): Record<string, str
   };
 }
 
+/** A counter's open window: requests counted in it, and how long it still lasts. */
+export interface WindowStanding {
+  used: number;
+  msLeft: number;
+}
+
+/** A key's standing in one limit, as `GET /v1/usage` and the RateLimit fields report it. */
+export interface LimitUsage {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the window ends: the next UTC month for the month; for the minute, null with no window open. */
+  resetsAt: number | null;
+}
+
+export function limitUsage(
+  name: LimitName,
+  key: KeyPolicy,
+  standing: WindowStanding | null,
+  now: number,
+): LimitUsage {
+  const limit = limitOf(name, key);
+  const used = Math.min(limit, standing?.used ?? 0);
+  const resetsAt =
+    name === 'month' ? now + msUntilNextUtcMonth(now) : standing ? now + standing.msLeft : null;
+  return { limit, used, remaining: limit - used, resetsAt };
+}
+
+/**
+ * The IETF fields (draft-ietf-httpapi-ratelimit-headers, structured-field syntax), one item per
+ * limit: `RateLimit-Policy: "minute";q=120;w=60, "month";q=50000;w=2592000` and
+ * `RateLimit: "minute";r=119;t=42, "month";r=49000;t=697000`. `w` of the month is the current month's
+ * length; `t` is the seconds until the window resets (a window not open yet: its full length).
+ */
+export function rateLimitFields(
+  key: KeyPolicy,
+  usage: Readonly<Record<LimitName, LimitUsage>>,
+  now: number,
+): Record<string, string> {
+  const windowSeconds = { minute: MINUTE_TTL_MS / 1000, month: Math.round(monthLengthMs(now) / 1000) };
+  const policy = LIMIT_NAMES.map((name) => `"${name}";q=${limitOf(name, key)};w=${windowSeconds[name]}`);
+  const current = LIMIT_NAMES.map((name) => {
+    const { remaining, resetsAt } = usage[name];
+    const reset = resetsAt === null ? windowSeconds[name] : Math.max(0, Math.ceil((resetsAt - now) / 1000));
+    return `"${name}";r=${remaining};t=${reset}`;
+  });
+  return { 'RateLimit-Policy': policy.join(', '), RateLimit: current.join(', ') };
+}
+
+function monthLengthMs(now: number): number {
+  const date = new Date(now);
+  return (
+    Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) -
+    Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
+  );
+}
+
 /** Whole seconds from `now` until 00:00:00 UTC on the first day of the next month, at least 1. */
 export function secondsUntilNextUtcMonth(now: Date): number {
   return Math.max(1, Math.ceil(msUntilNextUtcMonth(now.getTime()) / 1000));

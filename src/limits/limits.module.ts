@@ -8,6 +8,8 @@ import { LimitsGuard } from './limits.guard';
 import { type LimitName, MINUTE_TTL_MS, counterKey, limitOf, monthTtlMs } from './limits-policy';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
 import { RedisAllowanceStore } from './redis-allowance.store';
+import { UsageController } from './usage.controller';
+import { UsageService } from './usage.service';
 
 /** The shared counters: minute in PostgreSQL (UNLOGGED) or Redis, month in durable PostgreSQL. */
 @Module({
@@ -59,13 +61,15 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
 
 @Module({
   imports: [
+    AllowanceModule,
     ThrottlerModule.forRootAsync({
       imports: [AllowanceModule],
       inject: [AllowanceStorage],
       useFactory: throttlerOptions,
     }),
   ],
-  providers: [LimitsGuard],
+  controllers: [UsageController],
+  providers: [LimitsGuard, UsageService],
   exports: [LimitsGuard],
 })
 export class LimitsModule {}

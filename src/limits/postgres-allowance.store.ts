@@ -1,5 +1,5 @@
 import type { Database } from '../database/database';
-import type { AllowanceStore, Reservation } from './allowance-store';
+import type { AllowanceStore, Reservation, WindowState } from './allowance-store';
 
 /** The tables the counters live in: the minute's may forget (UNLOGGED), the month's may not. */
 export type CounterTable = 'rate_counters' | 'quota_counters';
@@ -26,11 +26,17 @@ const releaseSql = (table: CounterTable) => `
   UPDATE ${table} SET reserved = GREATEST(0, reserved - $2::bigint)
   WHERE key = $1 AND expires_at = $3::timestamptz AND expires_at > now()`;
 
+const peekSql = (table: CounterTable) => `
+  SELECT reserved::float8 AS total, expires_at::text AS window,
+         (extract(epoch FROM expires_at - now()) * 1000)::float8 AS "msLeft"
+  FROM ${table} WHERE key = $1 AND expires_at > now()`;
+
 type ReservationRow = Omit<Reservation, 'release'>;
 
 export class PostgresAllowanceStore implements AllowanceStore {
   private readonly reserveStatement: string;
   private readonly releaseStatement: string;
+  private readonly peekStatement: string;
 
   constructor(
     private readonly db: Database,
@@ -38,6 +44,7 @@ export class PostgresAllowanceStore implements AllowanceStore {
   ) {
     this.reserveStatement = reserveSql(table);
     this.releaseStatement = releaseSql(table);
+    this.peekStatement = peekSql(table);
   }
 
   async reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation> {
@@ -48,6 +55,11 @@ export class PostgresAllowanceStore implements AllowanceStore {
         await this.db.query(this.releaseStatement, [key, amount, row.window]);
       },
     };
+  }
+
+  async peek(key: string): Promise<WindowState | null> {
+    const [row] = await this.db.query<WindowState>(this.peekStatement, [key]);
+    return row ?? null;
   }
 
   async close(): Promise<void> {

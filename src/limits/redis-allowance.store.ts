@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import type { AllowanceStore, Reservation } from './allowance-store';
+import type { AllowanceStore, Reservation, WindowState } from './allowance-store';
 
 /** A Redis that answers slower than this counts as down for the request. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -25,6 +25,12 @@ const RESERVE_SCRIPT = `
   local granted = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - reserved))
   if granted > 0 then reserved = redis.call('HINCRBY', KEYS[1], 'reserved', granted) end
   return {granted, reserved, window, redis.call('PTTL', KEYS[1])}`;
+
+/** [total, window, ms left] of the open window, or nil. */
+const PEEK_SCRIPT = `
+  local window = redis.call('HGET', KEYS[1], 'window')
+  if not window then return false end
+  return {tonumber(redis.call('HGET', KEYS[1], 'reserved')), window, redis.call('PTTL', KEYS[1])}`;
 
 const RELEASE_SCRIPT = `
   if redis.call('HGET', KEYS[1], 'window') == ARGV[1] then
@@ -76,6 +82,19 @@ export class RedisAllowanceStore implements AllowanceStore {
         await this.redis.eval(RELEASE_SCRIPT, 1, redisKey, window, amount);
       },
     };
+  }
+
+  async peek(key: string): Promise<WindowState | null> {
+    let reply: unknown;
+    try {
+      reply = await this.redis.eval(PEEK_SCRIPT, 1, KEY_PREFIX + key);
+    } catch (error) {
+      this.reportOutage(error);
+      return this.fallback.peek(key);
+    }
+    if (reply === null) return null;
+    const [, total, window, msLeft] = parseReply([0, ...(Array.isArray(reply) ? reply : [])]);
+    return { total, window, msLeft };
   }
 
   async close(): Promise<void> {
