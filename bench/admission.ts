@@ -188,6 +188,13 @@ async function main(): Promise<void> {
     }
   }
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  /** Ratios within each round (runs minutes apart on a shared machine compare poorly). */
+  const perRound = (a: string, b: string) =>
+    Array.from({ length: ROUNDS }, (_, i) => {
+      const rps = (name: string) =>
+        runs.find((run) => run.scenario === name && run.round === i + 1)!.requestsPerSecond;
+      return ratio(rps(a), rps(b));
+    });
   const report = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
@@ -198,6 +205,11 @@ async function main(): Promise<void> {
       fullVsBare: ratio(summary.full.requestsPerSecond, summary.bare.requestsPerSecond),
       healthVsBare: ratio(summary.health.requestsPerSecond, summary.bare.requestsPerSecond),
       fullP99VsP50: ratio(summary.full.p99, summary.full.p50),
+    },
+    ratiosPerRound: {
+      fullVsOverridden: perRound('full', 'overridden'),
+      fullVsBare: perRound('full', 'bare'),
+      healthVsBare: perRound('health', 'bare'),
     },
     rssMb: {
       start: Math.round(rss[0] / 1e6),

@@ -311,6 +311,9 @@ describe('API keys, per-minute limits and monthly quotas', () => {
         expect(fields.month.r).toBe(usage.month.remaining);
         expect(fields.minute.t).toBeLessThanOrEqual(60);
       }
+      const answer = await t.get('/v1/movies').expect(200);
+      expect(answer.headers['cache-control']).toBe('private, max-age=0, must-revalidate');
+      expect(answer.headers['vary']).toBe('Authorization');
       const unauthenticated = await t.http().get('/v1/movies').expect(401);
       expect(unauthenticated.headers['ratelimit']).toBeUndefined();
       expect(unauthenticated.headers['ratelimit-policy']).toBeUndefined();

@@ -1,9 +1,14 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { PUBLIC_ROUTE } from '../common/routing/public-route.decorator';
 import { ApiKeyDirectory } from './api-key-directory';
 import { attachAuthenticatedKey } from './authenticated-request';
+
+const PRIVATE_ANSWER_HEADERS = {
+  'Cache-Control': 'private, max-age=0, must-revalidate',
+  Vary: 'Authorization',
+};
 
 /** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()
@@ -19,6 +24,8 @@ export class ApiKeyGuard implements CanActivate {
     }
     const req = context.switchToHttp().getRequest<Request>();
     attachAuthenticatedKey(req, this.directory.authenticate(req.headers.authorization));
+    // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.
+    context.switchToHttp().getResponse<Response>().set(PRIVATE_ANSWER_HEADERS);
     return true;
   }
 }
