@@ -124,6 +124,28 @@ describe('limits across replicas sharing one database', () => {
     expect(counted).toBeLessThanOrEqual(100 + RESERVATION.maxBlock);
   });
 
+  it('reports usage that matches the shared counters after requests on two replicas', async () => {
+    const pair = replicas.slice(0, 2);
+    const { key, summary } = await newKey(pair, 'usage', 1_000, 1_000);
+    await awaitRoomInMinute(20);
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push(...(await burst([pair[i % 2]], key, 1)));
+    expect(statuses).toEqual(Array(12).fill(200));
+    const usage = async (replica: TestApp) =>
+      (await replica.http().get('/v1/usage').set('Authorization', `Bearer ${key}`).expect(200)).body.data[0];
+    // Blocks another replica holds count as used until they go back (idle for 1 s): then exact.
+    const first = await usage(pair[0]);
+    expect(first.month.used).toBeGreaterThanOrEqual(12);
+    expect(first.month.used).toBeLessThanOrEqual(12 + RESERVATION.maxBlock);
+    await eventually(async () => (await usage(pair[0])).month.used === 12, 10_000, 500);
+    expect((await usage(pair[1])).month).toMatchObject({ used: 12, remaining: 988 });
+    expect(await reserved('quota_counters', `month:${summary.id}`)).toBe(12);
+    // Every usage request counted in the minute, on whichever replica answered it.
+    const minute = (await usage(pair[1])).minute;
+    expect(minute.used).toBeGreaterThanOrEqual(12 + 3);
+    expect(minute.used + minute.remaining).toBe(1_000);
+  });
+
   it('refuses a disabled key on every running replica within 10 seconds', async () => {
     const { key, summary } = await newKey(replicas, 'disable', 1_000, 1_000);
     expect(await burst(replicas, key, replicas.length)).toEqual(Array(replicas.length).fill(200));
