@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { ApiKeyAuthModule } from './auth/api-key-auth.module';
+import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
@@ -11,6 +13,8 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
+import { LimitsGuard } from './limits/limits.guard';
+import { LimitsModule } from './limits/limits.module';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 import { ServerModule } from './server/server.module';
 
@@ -25,6 +29,8 @@ export class AppModule {
         LoggerModule.forRoot(loggerOptions(config)),
         DatabaseModule,
         AuthModule,
+        ApiKeyAuthModule,
+        LimitsModule,
         CatalogModule,
         IngestModule,
         HealthModule,
@@ -32,6 +38,10 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // The contract's order of checks: API key, then the limits (minute, then month); routes marked
+        // @Public() skip both. Query validation and the handler come after.
+        { provide: APP_GUARD, useExisting: ApiKeyGuard },
+        { provide: APP_GUARD, useExisting: LimitsGuard },
         ...(config.firstRunSetup && config.database.kind === 'embedded'
           ? [DevelopmentKeyBootstrap, SampleCatalogBootstrap]
           : []),

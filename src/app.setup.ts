@@ -1,4 +1,5 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
@@ -21,3 +22,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
  * Start-up errors are thrown to the caller (which prints one line) instead of aborting the process.
  */
 export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, abortOnError: false } as const;
+
+/**
+ * The Express instance the app runs on. Paths are case-sensitive (GET /V1/MOVIES is an unknown
+ * route, 404 ROUTE_NOT_FOUND): Express reads that setting once, when its router is created, and the
+ * adapter creates the router in its constructor, so it is set here, before.
+ */
+export function createHttpAdapter(): ExpressAdapter {
+  return new ExpressAdapter(express().set('case sensitive routing', true));
+}

@@ -1,15 +1,31 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { ApiKeyService } from './api-key.service';
-import type { AuthenticatedRequest } from './authenticated-request';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { PUBLIC_ROUTE } from '../common/routing/public-route.decorator';
+import { ApiKeyDirectory } from './api-key-directory';
+import { attachAuthenticatedKey } from './authenticated-request';
 
-/** First of the contract's checks: a bearer key that is stored and enabled. */
+const PRIVATE_ANSWER_HEADERS = {
+  'Cache-Control': 'private, max-age=0, must-revalidate',
+  Vary: 'Authorization',
+};
+
+/** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly apiKeys: ApiKeyService) {}
+  constructor(
+    private readonly directory: ApiKeyDirectory,
+    private readonly reflector: Reflector,
+  ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    req.apiKey = await this.apiKeys.authenticate(req.headers.authorization);
+  canActivate(context: ExecutionContext): boolean {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) {
+      return true;
+    }
+    const req = context.switchToHttp().getRequest<Request>();
+    attachAuthenticatedKey(req, this.directory.authenticate(req.headers.authorization));
+    // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.
+    context.switchToHttp().getResponse<Response>().set(PRIVATE_ANSWER_HEADERS);
     return true;
   }
 }

@@ -1,17 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Repository } from 'typeorm';
-import { ApiError } from '../common/errors/api-error';
 import { ApiKeyEntity } from './api-key.entity';
-import { displayPrefix, generateApiKey, hashApiKey, readBearerCredentials } from './api-key-format';
-
-/** What the limits need to know about an authenticated key. */
-export interface ApiKeyPolicy {
-  id: string;
-  rpm: number;
-  monthlyQuota: number;
-}
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
 export interface NewApiKey {
   name: string;
@@ -29,35 +21,23 @@ export interface ApiKeySummary {
   created_at: string;
 }
 
-/**
- * A disable reaches every replica within this time (the contract allows 10 s); in between, a hot
- * key costs no query.
- */
-export const KEY_CACHE_TTL_MS = 5_000;
-const KEY_CACHE_MAX_ENTRIES = 10_000;
+/** A stored key as the request path needs it: found by hash, never by the key itself. */
+export interface StoredKeyState {
+  id: string;
+  keyHash: string;
+  rpm: number;
+  monthlyQuota: number;
+  disabled: boolean;
+}
 
-type CachedLookup = { expiresAt: number; entity: Promise<ApiKeyEntity | null> };
+export type KeyChangeListener = (key: StoredKeyState) => void;
 
+/** Keys as operators manage them (CLI, first-run setup) and as the in-memory directory loads them. */
 @Injectable()
 export class ApiKeyService {
-  private readonly cache = new Map<string, CachedLookup>();
+  private readonly listeners = new Set<KeyChangeListener>();
 
   constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
-
-  /** The key policy for an Authorization header, or the contract's 401/403 error. */
-  async authenticate(authorization: string | string[] | undefined): Promise<ApiKeyPolicy> {
-    const credentials = readBearerCredentials(authorization);
-    if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
-    if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
-    const hash = hashApiKey(credentials.key);
-    const entity = await this.lookup(hash);
-    // Found by its hash; compared again in constant time so no code path branches on key bytes.
-    if (!entity || !timingSafeEqual(Buffer.from(entity.keyHash, 'hex'), Buffer.from(hash, 'hex'))) {
-      throw new ApiError('INVALID_API_KEY');
-    }
-    if (entity.disabled) throw new ApiError('API_KEY_DISABLED');
-    return { id: entity.id, rpm: entity.rpm, monthlyQuota: entity.monthlyQuota };
-  }
 
   /** Creates a key; the complete key is returned here once and never stored. */
   async create(input: NewApiKey): Promise<{ key: string; summary: ApiKeySummary }> {
@@ -71,7 +51,9 @@ export class ApiKeyService {
       monthlyQuota: input.monthlyQuota,
       disabled: false,
     });
-    return { key, summary: summarize(await this.keys.save(entity)) };
+    const saved = await this.keys.save(entity);
+    this.notify(saved);
+    return { key, summary: summarize(saved) };
   }
 
   async list(): Promise<ApiKeySummary[]> {
@@ -82,30 +64,51 @@ export class ApiKeyService {
     return this.keys.count();
   }
 
-  /** Sets the disabled flag; false when no key has the id. */
+  /** Sets the disabled flag (and updated_at, which replicas poll); false when no key has the id. */
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
     const result = await this.keys.update({ id }, { disabled });
-    return (result.affected ?? 0) > 0;
+    if ((result.affected ?? 0) === 0) return false;
+    if (this.listeners.size > 0) {
+      const entity = await this.keys.findOneBy({ id });
+      if (entity) this.notify(entity);
+    }
+    return true;
   }
 
-  /** Cached by hash for a few seconds, unknown keys included; concurrent misses share one query. */
-  private lookup(hash: string): Promise<ApiKeyEntity | null> {
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > now) return cached.entity;
-    if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) this.evictExpired(now);
-    const entry = { expiresAt: now + KEY_CACHE_TTL_MS, entity: this.keys.findOneBy({ keyHash: hash }) };
-    this.cache.set(hash, entry);
-    // A failed lookup is not remembered (unless a newer lookup has replaced it already).
-    entry.entity.catch(() => this.cache.get(hash) === entry && this.cache.delete(hash));
-    return entry.entity;
+  /** Every stored key, for the directory's full load. */
+  async allStates(): Promise<StoredKeyState[]> {
+    return (await this.keys.find()).map(stateOf);
   }
 
-  private evictExpired(now: number): void {
-    for (const [hash, cached] of this.cache) if (cached.expiresAt <= now) this.cache.delete(hash);
-    // Still full: a flood of distinct keys. Start over rather than grow without bound.
-    if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) this.cache.clear();
+  /** Keys changed within the last `seconds` on the database clock, for the directory's refresh. */
+  async statesChangedWithin(seconds: number): Promise<StoredKeyState[]> {
+    const changed = await this.keys
+      .createQueryBuilder('key')
+      .where(`key.updated_at > now() - make_interval(secs => :seconds)`, { seconds })
+      .getMany();
+    return changed.map(stateOf);
   }
+
+  /** Changes made through this service reach the listener at once (other processes' by polling). */
+  onChange(listener: KeyChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(entity: ApiKeyEntity): void {
+    const state = stateOf(entity);
+    for (const listener of this.listeners) listener(state);
+  }
+}
+
+function stateOf(entity: ApiKeyEntity): StoredKeyState {
+  return {
+    id: entity.id,
+    keyHash: entity.keyHash,
+    rpm: entity.rpm,
+    monthlyQuota: entity.monthlyQuota,
+    disabled: entity.disabled,
+  };
 }
 
 function summarize(entity: ApiKeyEntity): ApiKeySummary {

@@ -1,7 +1,20 @@
-import type { Request } from 'express';
-import type { ApiKeyPolicy } from './api-key.service';
+/** What the limits need to know about the key that authenticated a request. */
+export interface AuthenticatedKey {
+  id: string;
+  /** Requests per minute. */
+  rpm: number;
+  /** Requests per UTC calendar month. */
+  monthlyQuota: number;
+}
 
-/** A request that passed ApiKeyGuard; later guards read the key it attached. */
-export interface AuthenticatedRequest extends Request {
-  apiKey: ApiKeyPolicy;
+const keys = new WeakMap<object, AuthenticatedKey>();
+
+/** Called by ApiKeyGuard once the request's key is known to be stored and enabled. */
+export function attachAuthenticatedKey(req: object, key: AuthenticatedKey): void {
+  keys.set(req, key);
+}
+
+/** The key ApiKeyGuard attached; undefined on public routes (and before authentication). */
+export function authenticatedKey(req: object): AuthenticatedKey | undefined {
+  return keys.get(req);
 }

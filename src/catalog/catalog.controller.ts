@@ -2,7 +2,6 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { itemEnvelope, pageEnvelope } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
-import { RequireApiKey } from '../quota/api-access.decorator';
 import { CatalogService } from './catalog.service';
 import { NoQueryDto } from './dto/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
@@ -10,7 +9,6 @@ import { SearchQueryDto } from './dto/search-query.dto';
 import { ImdbIdPipe } from './imdb-id.pipe';
 
 @Controller('v1')
-@RequireApiKey()
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 

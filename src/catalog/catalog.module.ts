@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module';
-import { QuotaModule } from '../quota/quota.module';
 import { CatalogStateEntity } from './catalog-state.entity';
 import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
@@ -10,7 +8,7 @@ import { CatalogWriter } from './catalog-writer';
 import { TitleRepository } from './title.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CatalogStateEntity]), AuthModule, QuotaModule],
+  imports: [TypeOrmModule.forFeature([CatalogStateEntity])],
   controllers: [CatalogController],
   providers: [CatalogService, TitleRepository, CatalogStateRepository, CatalogWriter],
   exports: [CatalogStateRepository, CatalogWriter],

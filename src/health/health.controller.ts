@@ -2,6 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheckService } from '@nestjs/terminus';
 import type { CatalogState } from '../catalog/catalog-state.repository';
 import { ApiError } from '../common/errors/api-error';
+import { Public } from '../common/routing/public-route.decorator';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DrainState } from '../server/drain-state';
@@ -19,6 +20,7 @@ export interface HealthRecord {
   };
 }
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { APP_OPTIONS, configureApp } from '../../src/app.setup';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CatalogWriter } from '../../src/catalog/catalog-writer';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
@@ -37,7 +37,7 @@ export async function createTestApp(
     ...overrides,
   };
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS);
+  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), APP_OPTIONS);
   configureApp(app);
   await app.init();
   const apiKeys = app.get(ApiKeyService);

@@ -1,0 +1,233 @@
+/**
+ * The admission-path benchmark (`npm run bench`): what API keys and limits cost on the hot path.
+ * Needs a loaded catalog on PostgreSQL (BENCH_DATABASE_URL, default the `adm_bench` database), loopback only.
+ * In one sitting, three servers run side by side (bench/admission-server.ts, each in its own process)
+ * and these scenarios are measured in interleaved rounds (medians of 3 by default):
+ *   full       GET /v1/titles/{id} with API key, minute and month limits
+ *   overridden the same through the same app with LimitsGuard overridden (testing module)
+ *   bare       a NestJS-on-Express endpoint answering a fixed 1.4 KB JSON body
+ *   health     GET /health on the full app
+ *   flood      invalid keys (half malformed, half well-formed but unknown, all distinct) on the full app,
+ *              with the SQL statements the full server ran meanwhile
+ * Prints a JSON summary and writes it to bench/out/admission-<timestamp>.json.
+ *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50]
+ */
+import autocannon from 'autocannon';
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    'base-port': { type: 'string', default: '4201' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const SECONDS = Number(values.seconds);
+const WARMUP = Number(values.warmup);
+const CONNECTIONS = Number(values.connections);
+const BASE_PORT = Number(values['base-port']);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
+
+interface Server {
+  mode: string;
+  url: string;
+  key: string | null;
+  child: ChildProcess;
+}
+
+interface Run {
+  scenario: string;
+  round: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  statuses: Record<string, number>;
+  statements?: number;
+  rssMb?: number;
+}
+
+function startServer(mode: string, port: number): Promise<Server> {
+  const child = fork(join(__dirname, 'admission-server.ts'), [mode, String(port)], {
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+    child.on('message', (message: { type: string; key: string | null }) => {
+      if (message.type === 'ready')
+        resolve({ mode, url: `http://127.0.0.1:${port}`, key: message.key, child });
+    });
+  });
+}
+
+function stats(server: Server): Promise<{ rss: number; statements: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { type: string; rss: number; statements: number }) => {
+      if (message.type !== 'stats') return;
+      server.child.off('message', onMessage);
+      resolve(message);
+    };
+    server.child.on('message', onMessage);
+    server.child.send({ type: 'stats' });
+  });
+}
+
+async function load(
+  url: string,
+  seconds: number,
+  headers: Record<string, string>,
+  setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> },
+) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers,
+    requests: setupRequest ? [{ setupRequest }] : undefined,
+  });
+  const statuses: Record<string, number> = {};
+  for (const [code, count] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = count.count;
+  if (result.errors) statuses.errors = result.errors;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+  };
+}
+
+/** Half malformed, half well-formed but unknown; every key distinct. */
+function invalidKey(i: number): string {
+  return i % 2 === 0
+    ? `mov_live_${randomBytes(20).toString('hex').slice(0, 30)}`
+    : `mov_live_${randomBytes(32).toString('base64url')}`;
+}
+
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
+
+async function main(): Promise<void> {
+  const db = new Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const [{ imdb_id: imdbId, titles }] = (
+    await db.query<{ imdb_id: string; titles: number }>(
+      `SELECT (SELECT imdb_id FROM titles ORDER BY id OFFSET 500000 LIMIT 1) AS imdb_id,
+              (SELECT title_count FROM catalog_state WHERE id = 1) AS titles`,
+    )
+  ).rows;
+  await db.end();
+
+  const [full, overridden, bare] = await Promise.all([
+    startServer('full', BASE_PORT),
+    startServer('limits-overridden', BASE_PORT + 1),
+    startServer('bare', BASE_PORT + 2),
+  ]);
+  const runs: Run[] = [];
+  const rss: number[] = [(await stats(full)).rss];
+  let flood = 0;
+  try {
+    const lookup = `/v1/titles/${imdbId}`;
+    const scenarios: Array<{ name: string; server: Server; path: string; invalid?: boolean }> = [
+      { name: 'full', server: full, path: lookup },
+      { name: 'overridden', server: overridden, path: lookup },
+      { name: 'bare', server: bare, path: '/bare' },
+      { name: 'health', server: full, path: '/health' },
+      { name: 'flood', server: full, path: lookup, invalid: true },
+    ];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const { name, server, path, invalid } of scenarios) {
+        const headers: Record<string, string> = server.key ? { authorization: `Bearer ${server.key}` } : {};
+        const setup = invalid
+          ? (req: { headers?: Record<string, string> }) => ({
+              ...req,
+              headers: { ...req.headers, authorization: `Bearer ${invalidKey(flood++)}` },
+            })
+          : undefined;
+        await load(server.url + path, WARMUP, headers, setup);
+        const before = await stats(server);
+        const result = await load(server.url + path, SECONDS, headers, setup);
+        const after = await stats(server);
+        const run: Run = { scenario: name, round, ...result };
+        if (server === full) {
+          run.statements = after.statements - before.statements;
+          run.rssMb = Math.round(after.rss / 1e6);
+          rss.push(after.rss);
+        }
+        runs.push(run);
+        console.error(JSON.stringify(run));
+      }
+    }
+  } finally {
+    for (const server of [full, overridden, bare]) server.child.send({ type: 'stop' });
+  }
+
+  const summary: Record<
+    string,
+    { requestsPerSecond: number; p50: number; p99: number; statementsPerRequest?: number }
+  > = {};
+  for (const name of ['full', 'overridden', 'bare', 'health', 'flood']) {
+    const mine = runs.filter((run) => run.scenario === name);
+    const requests = mine.map((run) => Object.values(run.statuses).reduce((a, b) => a + b, 0));
+    summary[name] = {
+      requestsPerSecond: median(mine.map((run) => run.requestsPerSecond)),
+      p50: median(mine.map((run) => run.p50)),
+      p99: median(mine.map((run) => run.p99)),
+    };
+    if (name === 'flood') {
+      summary[name].statementsPerRequest =
+        mine.reduce((sum, run) => sum + (run.statements ?? 0), 0) / requests.reduce((a, b) => a + b, 0);
+    }
+  }
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  /** Ratios within each round (runs minutes apart on a shared machine compare poorly). */
+  const perRound = (a: string, b: string) =>
+    Array.from({ length: ROUNDS }, (_, i) => {
+      const rps = (name: string) =>
+        runs.find((run) => run.scenario === name && run.round === i + 1)!.requestsPerSecond;
+      return ratio(rps(a), rps(b));
+    });
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+    settings: { rounds: ROUNDS, seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, titles, imdbId },
+    summary,
+    ratios: {
+      fullVsOverridden: ratio(summary.full.requestsPerSecond, summary.overridden.requestsPerSecond),
+      fullVsBare: ratio(summary.full.requestsPerSecond, summary.bare.requestsPerSecond),
+      healthVsBare: ratio(summary.health.requestsPerSecond, summary.bare.requestsPerSecond),
+      fullP99VsP50: ratio(summary.full.p99, summary.full.p50),
+    },
+    ratiosPerRound: {
+      fullVsOverridden: perRound('full', 'overridden'),
+      fullVsBare: perRound('full', 'bare'),
+      healthVsBare: perRound('health', 'bare'),
+    },
+    rssMb: {
+      start: Math.round(rss[0] / 1e6),
+      end: Math.round(rss[rss.length - 1] / 1e6),
+      max: Math.round(Math.max(...rss) / 1e6),
+    },
+    runs,
+  };
+  const out = join(__dirname, 'out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, `admission-${report.date.replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(report, null, 2),
+  );
+  console.log(JSON.stringify({ ...report, runs: undefined }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyDirectory } from './api-key-directory';
+import { ApiKeyGuard } from './api-key.guard';
+import { AuthModule } from './auth.module';
+
+/** Request authentication for the HTTP server (not the CLI): the in-memory directory and its guard. */
+@Module({
+  imports: [AuthModule],
+  providers: [ApiKeyDirectory, ApiKeyGuard],
+  exports: [ApiKeyDirectory, ApiKeyGuard],
+})
+export class ApiKeyAuthModule {}

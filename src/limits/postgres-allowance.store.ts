@@ -1,0 +1,68 @@
+import type { Database } from '../database/database';
+import type { AllowanceStore, Reservation, WindowState } from './allowance-store';
+
+/** The tables the counters live in: the minute's may forget (UNLOGGED), the month's may not. */
+export type CounterTable = 'rate_counters' | 'quota_counters';
+
+/**
+ * One statement, atomic under the row lock of the upsert: restart the window if it has ended, then
+ * grant min(want, limit − reserved). Every expression in SET reads the row as it was, so `last_grant`
+ * is exactly what this call added. The database clock decides windows for every replica.
+ */
+const reserveSql = (table: CounterTable) => `
+  INSERT INTO ${table} AS c (key, reserved, last_grant, expires_at)
+  VALUES ($1, LEAST($2::bigint, $3::bigint), LEAST($2::bigint, $3::bigint), now() + $4::float8 * interval '1 millisecond')
+  ON CONFLICT (key) DO UPDATE SET
+    reserved = CASE WHEN c.expires_at <= now() THEN excluded.reserved
+                    ELSE c.reserved + GREATEST(0, LEAST($2::bigint, $3::bigint - c.reserved)) END,
+    last_grant = CASE WHEN c.expires_at <= now() THEN excluded.last_grant
+                      ELSE GREATEST(0, LEAST($2::bigint, $3::bigint - c.reserved)) END,
+    expires_at = CASE WHEN c.expires_at <= now() THEN excluded.expires_at ELSE c.expires_at END
+  RETURNING last_grant::float8 AS granted, reserved::float8 AS total, expires_at::text AS window,
+            (extract(epoch FROM expires_at - now()) * 1000)::float8 AS "msLeft"`;
+
+/** Returns allowance to the window it came from; a window that has ended or restarted is left alone. */
+const releaseSql = (table: CounterTable) => `
+  UPDATE ${table} SET reserved = GREATEST(0, reserved - $2::bigint)
+  WHERE key = $1 AND expires_at = $3::timestamptz AND expires_at > now()`;
+
+const peekSql = (table: CounterTable) => `
+  SELECT reserved::float8 AS total, expires_at::text AS window,
+         (extract(epoch FROM expires_at - now()) * 1000)::float8 AS "msLeft"
+  FROM ${table} WHERE key = $1 AND expires_at > now()`;
+
+type ReservationRow = Omit<Reservation, 'release'>;
+
+export class PostgresAllowanceStore implements AllowanceStore {
+  private readonly reserveStatement: string;
+  private readonly releaseStatement: string;
+  private readonly peekStatement: string;
+
+  constructor(
+    private readonly db: Database,
+    table: CounterTable,
+  ) {
+    this.reserveStatement = reserveSql(table);
+    this.releaseStatement = releaseSql(table);
+    this.peekStatement = peekSql(table);
+  }
+
+  async reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation> {
+    const [row] = await this.db.query<ReservationRow>(this.reserveStatement, [key, want, limit, ttlMs]);
+    return {
+      ...row,
+      release: async (amount) => {
+        await this.db.query(this.releaseStatement, [key, amount, row.window]);
+      },
+    };
+  }
+
+  async peek(key: string): Promise<WindowState | null> {
+    const [row] = await this.db.query<WindowState>(this.peekStatement, [key]);
+    return row ?? null;
+  }
+
+  async close(): Promise<void> {
+    // The database connection belongs to the DatabaseModule.
+  }
+}

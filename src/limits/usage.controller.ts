@@ -1,0 +1,29 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { Request } from 'express';
+import { authenticatedKey } from '../auth/authenticated-request';
+import { RequestId } from '../common/request-id/request-id.decorator';
+import { ValidatedQuery } from '../common/validation/validated-query.decorator';
+import { UsageService, type KeyUsage } from './usage.service';
+
+/** For routes that take no query parameters: any parameter is unknown. */
+class NoQuery {}
+
+@Controller('v1')
+export class UsageController {
+  constructor(private readonly usage: UsageService) {}
+
+  /**
+   * The key's policy and standing. Counted in the minute like any request (so it cannot be
+   * flooded), but not in the month, and answered even when the quota is exhausted.
+   */
+  @Get('usage')
+  @SkipThrottle({ month: true })
+  async get(
+    @Req() req: Request,
+    @ValidatedQuery(NoQuery) _query: NoQuery,
+    @RequestId() requestId: string,
+  ): Promise<{ data: [KeyUsage]; meta: { request_id: string } }> {
+    return { data: [await this.usage.of(authenticatedKey(req))], meta: { request_id: requestId } };
+  }
+}
