@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -8,6 +9,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
   app.enableShutdownHooks();
+  app.get(OpenApiDocument).build(app);
   return app;
 }
 
