@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
+import { MetricsModule } from './metrics/metrics.module';
 import { OpenApiModule } from './openapi/openapi.module';
 
 /** The HTTP service. Tests build it from a literal config; `main.ts` from the environment. */
@@ -29,6 +30,7 @@ export class AppModule {
         IngestModule,
         HealthModule,
         OpenApiModule,
+        MetricsModule.forRoot(config),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -28,6 +28,8 @@ export interface AppConfig {
    * catalog (never with DATABASE_URL). Tests turn it off.
    */
   firstRunSetup: boolean;
+  /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
+  metricsPort: number | null;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -75,6 +77,13 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined)
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
+
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : toInt({ value })))
+  @IsInt({ message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  @Min(1, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  @Max(65535, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  METRICS_PORT?: number;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -98,7 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,
     firstRunSetup: true,
+    metricsPort: metricsPort(vars),
   };
+}
+
+/** Metrics never share the public listener: the public port must not expose them. */
+function metricsPort(vars: EnvironmentVariables): number | null {
+  if (vars.METRICS_PORT === undefined) return null;
+  if (vars.METRICS_PORT === (vars.PORT ?? 3000))
+    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
+  return vars.METRICS_PORT;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
