@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
 import { Database } from '../src/database/database';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { OpenApiResponseChecker } from './support/openapi-responses';
@@ -321,3 +322,24 @@ export function errorCode(body: NotFound): 'TITLE_NOT_FOUND' | undefined {
 export const one = (body: OneTitle): Title | undefined => body.data[0];
 export const version = (body: Health): string | null => body.data[0]?.catalog.catalog_version ?? null;
 `;
+
+describe('OpenAPI document: answers with the database closed', () => {
+  it('are documented 500s, without rate-limit headers where the limits could not be checked', async () => {
+    const t = await createTestApp();
+    try {
+      const checker = new OpenApiResponseChecker((await t.http().get('/openapi.json').expect(200)).body);
+      await t.get('/v1/movies').expect(200); // the key is now cached: the failure comes after it
+      await t.app.get(DataSource).destroy();
+      const health = await t.http().get('/health').expect(500);
+      checker.check('/health', health);
+      for (const path of V1_REQUESTS) {
+        const res = await t.get(path).expect(500);
+        checker.check(path, res);
+        expect(res.body.error.code).toBe('INTERNAL_ERROR');
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
