@@ -114,8 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 /** Metrics never share the public listener: the public port must not expose them. */
 function metricsPort(vars: EnvironmentVariables): number | null {
   if (vars.METRICS_PORT === undefined) return null;
-  if (vars.METRICS_PORT === (vars.PORT ?? 3000))
+  if (vars.METRICS_PORT === (vars.PORT ?? 3000)) {
     throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
+  }
   return vars.METRICS_PORT;
 }
 

@@ -12,6 +12,7 @@ export class OpenApiController {
 
   @Get('openapi.json')
   @Public()
+  // @RequestId sets X-Request-Id, which every response carries.
   serve(@RequestId() _requestId: string): OpenAPIObject {
     return this.document.get();
   }
