@@ -17,6 +17,8 @@ import { LimitsGuard } from './limits/limits.guard';
 import { LimitsModule } from './limits/limits.module';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 import { ServerModule } from './server/server.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { OpenApiModule } from './openapi/openapi.module';
 
 /** The HTTP service. Tests build it from a literal config; `main.ts` from the environment. */
 @Module({})
@@ -35,6 +37,8 @@ export class AppModule {
         IngestModule,
         HealthModule,
         ServerModule,
+        OpenApiModule,
+        MetricsModule.forRoot(config),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -3,6 +3,7 @@ import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
+import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -14,6 +15,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(escapeUndecodablePathSegments);
   // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
   configureAppServer(app);
+  app.get(OpenApiDocument).build(app);
   return app;
 }
 

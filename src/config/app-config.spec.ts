@@ -16,6 +16,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 65_000,
         maxConnections: 4_096,
       },
+      metricsPort: null,
     });
   });
 
@@ -62,5 +63,24 @@ describe('loadConfig', () => {
   ])('refuses %j with one line naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+});
+
+describe('loadConfig: METRICS_PORT', () => {
+  it('is off when unset or empty, and a port otherwise', () => {
+    expect(loadConfig({}).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '' }).metricsPort).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+  });
+
+  it.each(['0', '65536', 'x', '94.64'])('refuses %j with one line naming METRICS_PORT', (value) => {
+    expect(() => loadConfig({ METRICS_PORT: value })).toThrow(
+      /^Invalid configuration: METRICS_PORT must be an integer from 1 to 65535$/,
+    );
+  });
+
+  it('refuses the public port', () => {
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow('METRICS_PORT must differ from PORT');
+    expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(ConfigError);
   });
 });

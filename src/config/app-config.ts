@@ -30,6 +30,8 @@ export interface AppConfig {
   firstRunSetup: boolean;
   /** The HTTP server's lifecycle: connection bounds and the graceful drain (see docs/operations.md). */
   server: ServerConfig;
+  /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
+  metricsPort: number | null;
 }
 
 export interface ServerConfig {
@@ -116,6 +118,13 @@ class EnvironmentVariables {
   @Min(1, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
   @Max(1_000_000, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
   MAX_CONNECTIONS?: number;
+
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : toInt({ value })))
+  @IsInt({ message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  @Min(1, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  @Max(65535, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  METRICS_PORT?: number;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -145,7 +154,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       keepAliveTimeoutMs: vars.KEEP_ALIVE_TIMEOUT_MS ?? 65_000,
       maxConnections: vars.MAX_CONNECTIONS ?? 4_096,
     },
+    metricsPort: metricsPort(vars),
   };
+}
+
+/** Metrics never share the public listener: the public port must not expose them. */
+function metricsPort(vars: EnvironmentVariables): number | null {
+  if (vars.METRICS_PORT === undefined) return null;
+  if (vars.METRICS_PORT === (vars.PORT ?? 3000)) {
+    throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
+  }
+  return vars.METRICS_PORT;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService } from '@nestjs/terminus';
 import type { CatalogState } from '../catalog/catalog-state.repository';
 import { ApiError } from '../common/errors/api-error';
@@ -6,7 +7,9 @@ import { Public } from '../common/routing/public-route.decorator';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DrainState } from '../server/drain-state';
+import { ApiErrorResponses, ApiOkEnvelope } from '../openapi/api-responses.decorator';
 import { CatalogHealthIndicator } from './catalog.health';
+import { HealthResponseDto } from './health-record.dto';
 
 /** The health record of the contract: exactly status, environment and catalog. */
 export interface HealthRecord {
@@ -22,6 +25,7 @@ export interface HealthRecord {
 
 @Public()
 @Controller('health')
+@ApiTags('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
@@ -32,6 +36,9 @@ export class HealthController {
 
   /** Public. Terminus runs the checks; its 503 body is replaced by the contract's 500 error. */
   @Get()
+  @ApiOperation({ summary: 'Liveness and readiness: the service and its catalog query; no API key' })
+  @ApiOkEnvelope(HealthResponseDto, 'public', 'The service and the catalog query are healthy')
+  @ApiErrorResponses('public', 'INTERNAL_ERROR')
   async check(
     @RequestId() requestId: string,
   ): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {

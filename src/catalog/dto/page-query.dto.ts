@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
 
 export const MAX_PAGE = 1_000_000;
@@ -6,8 +7,22 @@ export const MAX_PER_PAGE = 20;
 /** `page` and `limit`, shared by search, movies and series. */
 export class PageQueryDto {
   @IntegerQueryParam('page', 1, MAX_PAGE)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    default: 1,
+    description: 'One-based page number; a page past the end answers 200 with data: []',
+  })
   page: number = 1;
 
   @IntegerQueryParam('limit', 1, MAX_PER_PAGE)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PER_PAGE,
+    default: MAX_PER_PAGE,
+    description: 'Results per page',
+  })
   limit: number = MAX_PER_PAGE;
 }

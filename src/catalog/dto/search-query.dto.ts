@@ -1,8 +1,12 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
 import { MAX_QUERY_LENGTH, hasLetterOrNumber, normalizeSearchText } from '../search/search-text';
 import { TITLE_TYPES, type TitleType } from '../title';
 import { PageQueryDto } from './page-query.dto';
+
+export const MIN_YEAR = 1800;
+export const MAX_YEAR = 2100;
 
 /** `q`: 1 to 100 code points as received, holding a letter or number after normalization. */
 function IsSearchText(): PropertyDecorator {
@@ -24,12 +28,29 @@ export class SearchQueryDto extends PageQueryDto {
   @IsDefined({ message: 'q is required' })
   @IsString({ message: 'q must be a string' })
   @IsSearchText()
+  @ApiProperty({
+    type: 'string',
+    minLength: 1,
+    maxLength: MAX_QUERY_LENGTH,
+    description:
+      'Search text, 1 to 100 characters (code points). After NFKC normalization and removal of control ' +
+      'characters it must hold a letter or number; the first 20 letter-or-number tokens are matched ' +
+      'as whole words against title and original_title.',
+    example: 'the office',
+  })
   q!: string;
 
   @IsOptional()
   @IsIn(TITLE_TYPES, { message: `type must be one of ${TITLE_TYPES.join(', ')}` })
+  @ApiPropertyOptional({ enum: TITLE_TYPES, enumName: 'TitleType' })
   type?: TitleType;
 
-  @IntegerQueryParam('year', 1800, 2100)
+  @IntegerQueryParam('year', MIN_YEAR, MAX_YEAR)
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: MIN_YEAR,
+    maximum: MAX_YEAR,
+    description: 'Exact start year',
+  })
   year?: number;
 }

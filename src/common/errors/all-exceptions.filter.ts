@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { assignRequestId } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
+import { recordResponseErrorCode } from './response-error-code';
 import { errorEnvelope } from './error-envelope';
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'];
@@ -34,6 +35,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
     }
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    recordResponseErrorCode(res, error.code);
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));
   }
 

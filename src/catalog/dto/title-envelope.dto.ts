@@ -1,0 +1,24 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PageMetaDto, RequestMetaDto } from '../../openapi/envelope.dto';
+import { MAX_PER_PAGE } from './page-query.dto';
+import { TitleDto } from './title.dto';
+
+/** The page envelope of search, movies and series. */
+@ApiSchema({ name: 'TitlePage' })
+export class TitlePageDto {
+  @ApiProperty({ type: TitleDto, isArray: true, maxItems: MAX_PER_PAGE })
+  data!: TitleDto[];
+
+  @ApiProperty({ type: PageMetaDto })
+  meta!: PageMetaDto;
+}
+
+/** The single-title envelope: `data` holds exactly one Title. */
+@ApiSchema({ name: 'TitleItem' })
+export class TitleItemDto {
+  @ApiProperty({ type: TitleDto, isArray: true, minItems: 1, maxItems: 1 })
+  data!: [TitleDto];
+
+  @ApiProperty({ type: RequestMetaDto })
+  meta!: RequestMetaDto;
+}

@@ -1,0 +1,44 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { RequestMetaDto } from '../openapi/envelope.dto';
+import type { HealthRecord } from './health.controller';
+
+type HealthCatalog = HealthRecord['catalog'];
+
+@ApiSchema({ name: 'HealthCatalog' })
+export class HealthCatalogDto implements HealthCatalog {
+  @ApiProperty({ type: 'string', nullable: true, description: 'null before any ingest' })
+  catalog_version!: string | null;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  title_count!: number;
+
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'ISO 8601 UTC' })
+  ingested_at!: string | null;
+
+  @ApiProperty({
+    type: 'boolean',
+    description: 'Every title received an enrichment record in the last ingest',
+  })
+  enrichment_complete!: boolean;
+}
+
+@ApiSchema({ name: 'HealthRecord' })
+export class HealthRecordDto implements HealthRecord {
+  @ApiProperty({ enum: ['ok'], example: 'ok' })
+  status!: 'ok';
+
+  @ApiProperty({ type: 'string', description: 'APP_ENV', example: 'production' })
+  environment!: string;
+
+  @ApiProperty({ type: HealthCatalogDto })
+  catalog!: HealthCatalogDto;
+}
+
+@ApiSchema({ name: 'HealthResponse' })
+export class HealthResponseDto {
+  @ApiProperty({ type: HealthRecordDto, isArray: true, minItems: 1, maxItems: 1 })
+  data!: [HealthRecordDto];
+
+  @ApiProperty({ type: RequestMetaDto })
+  meta!: RequestMetaDto;
+}

@@ -1,0 +1,56 @@
+import {
+  type DynamicModule,
+  type MiddlewareConsumer,
+  Module,
+  type NestModule,
+  Optional,
+} from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { CatalogModule } from '../catalog/catalog.module';
+import type { AppConfig } from '../config/app-config';
+import { CatalogMetrics } from './catalog.metrics';
+import { DatabasePoolMetrics } from './database-pool.metrics';
+import { HttpMetrics } from './http-metrics';
+import { HttpMetricsMiddleware } from './http-metrics.middleware';
+import { MetricsServer } from './metrics.server';
+import { StatementTimeoutInterceptor } from './statement-timeout.interceptor';
+
+/**
+ * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
+ * measured and nothing listens.
+ */
+@Module({})
+export class MetricsModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    if (config.metricsPort === null) return { module: MetricsModule };
+    return {
+      module: MetricsModule,
+      imports: [CatalogModule],
+      providers: [
+        {
+          // One registry per application (not prom-client's global one), so several apps in one
+          // process (the tests) never share or clash over series.
+          provide: Registry,
+          useFactory: () => {
+            const registry = new Registry();
+            collectDefaultMetrics({ register: registry });
+            return registry;
+          },
+        },
+        HttpMetrics,
+        HttpMetricsMiddleware,
+        DatabasePoolMetrics,
+        CatalogMetrics,
+        MetricsServer,
+        { provide: APP_INTERCEPTOR, useClass: StatementTimeoutInterceptor },
+      ],
+    };
+  }
+
+  constructor(@Optional() private readonly httpMetrics?: HttpMetrics) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    if (this.httpMetrics) consumer.apply(HttpMetricsMiddleware).forRoutes('*');
+  }
+}

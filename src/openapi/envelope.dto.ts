@@ -1,0 +1,33 @@
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { MAX_PAGE, MAX_PER_PAGE } from '../catalog/dto/page-query.dto';
+import type { PageMeta, RequestMeta } from '../common/envelope';
+
+const REQUEST_ID = {
+  type: 'string',
+  description: 'Equals the X-Request-Id response header',
+  example: '3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa',
+} as const;
+
+@ApiSchema({ name: 'RequestMeta' })
+export class RequestMetaDto implements RequestMeta {
+  @ApiProperty(REQUEST_ID)
+  request_id!: string;
+}
+
+@ApiSchema({ name: 'PageMeta' })
+export class PageMetaDto implements PageMeta {
+  @ApiProperty(REQUEST_ID)
+  request_id!: string;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_PAGE, description: 'The requested page' })
+  page!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, description: 'The requested limit' })
+  per_page!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0 })
+  total_results!: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(total_results / per_page)' })
+  total_pages!: number;
+}

@@ -1,0 +1,57 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+type JsonObject = Record<string, unknown>;
+
+/**
+ * @nestjs/swagger emits OpenAPI 3.0 schema idioms even when the document says 3.1. This rewrites
+ * them as JSON Schema 2020-12, which 3.1 uses: `nullable: true` becomes a `'null'` member of `type`
+ * (and of `enum`), and every object schema that lists its required properties is closed
+ * (`additionalProperties: false`), since the contract allows no other fields.
+ */
+export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  const rewritten = structuredClone(document);
+  Object.values(rewritten.components?.schemas ?? {}).forEach(rewriteSchema);
+  for (const pathItem of Object.values(rewritten.paths)) {
+    for (const operation of Object.values(pathItem).filter(isObject)) {
+      for (const parameter of asObjects(operation.parameters)) rewriteSchema(parameter.schema);
+      for (const response of objectValues(operation.responses)) {
+        for (const media of objectValues(response.content)) rewriteSchema(media.schema);
+        for (const header of objectValues(response.headers)) rewriteSchema(header.schema);
+      }
+    }
+  }
+  return rewritten;
+}
+
+function rewriteSchema(schema: unknown): void {
+  if (!isObject(schema)) return;
+  if (schema.nullable === true) {
+    delete schema.nullable;
+    if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+    if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  }
+  // The narrowing members of an allOf (see ApiErrorResponses) restate some properties only.
+  if (
+    isObject(schema.properties) &&
+    Array.isArray(schema.required) &&
+    schema.additionalProperties === undefined
+  ) {
+    schema.additionalProperties = false;
+  }
+  rewriteSchema(schema.items);
+  rewriteSchema(schema.not);
+  for (const key of ['allOf', 'anyOf', 'oneOf']) asObjects(schema[key]).forEach(rewriteSchema);
+  objectValues(schema.properties).forEach(rewriteSchema);
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asObjects(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+function objectValues(value: unknown): JsonObject[] {
+  return isObject(value) ? Object.values(value).filter(isObject) : [];
+}

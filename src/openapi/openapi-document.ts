@@ -1,0 +1,34 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { toOpenApi31 } from './openapi-31';
+
+/** The name of the bearer security scheme the /v1 routes require. */
+export const BEARER_SCHEME = 'bearer';
+export const OPENAPI_VERSION = '3.1.0';
+export const API_VERSION = '2.0.0';
+
+/** Builds the API description from the controllers and DTO classes of `app`. */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion(OPENAPI_VERSION)
+    .setTitle('Catalog API')
+    .setDescription(
+      'Read-only REST API over a catalog of movie and series titles. Every response is JSON and carries ' +
+        'X-Request-Id. Catalog routes (/v1) need an API key as a bearer token and are metered per minute ' +
+        'and per month.',
+    )
+    .setVersion(API_VERSION)
+    .addTag('catalog', 'Titles: search, lookup, movie and series lists (API key required)')
+    .addTag('health', 'Service and catalog health (public)')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'mov_live_…',
+        description: 'An API key: mov_live_ followed by at least 43 characters of [A-Za-z0-9_-]',
+      },
+      BEARER_SCHEME,
+    )
+    .build();
+  return toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }));
+}

@@ -1,0 +1,151 @@
+import { request as httpRequest } from 'node:http';
+import { HttpMetrics } from '../src/metrics/http-metrics';
+import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { type TestApp, createTestApp } from './support/test-app';
+import { TEST_ENGINE } from './support/test-database';
+
+/** In this helper's port range; one app at a time listens on it (the e2e suites run in band). */
+const METRICS_PORT = 4590;
+
+/** A plain request to the metrics listener: status and body. */
+function scrape(path = '/metrics', method = 'GET'): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: METRICS_PORT, path, method, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The value of one sample line, e.g. `http_requests_total{method="GET",route="/health",status="200"}`. */
+function sample(body: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of body.split('\n')) {
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? '').split(/,(?=[a-zA-Z_]+=")/);
+    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('Prometheus metrics on METRICS_PORT', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ metricsPort: METRICS_PORT });
+    await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'metrics-1' });
+  });
+  afterAll(async () => {
+    if (t) await t.close();
+  });
+
+  it('exposes request, latency, rejection, catalog and process series after some requests', async () => {
+    await t.http().get('/health').expect(200);
+    await t.get('/v1/search?q=office').expect(200);
+    await t.get('/v1/titles/tt0111161').expect(200);
+    await t.get('/v1/titles/tt0000001').expect(404);
+    await t.get('/v1/movies?limit=0').expect(400);
+    await t.http().get('/v1/series').expect(401);
+    await t.http().get('/nope').expect(404);
+
+    const { status, type, body } = await scrape();
+    expect(status).toBe(200);
+    expect(type).toContain('text/plain');
+
+    expect(sample(body, 'http_requests_total', { method: 'GET', route: '/health', status: '200' })).toBe(1);
+    expect(sample(body, 'http_requests_total', { route: '/v1/search', status: '200' })).toBe(1);
+    expect(sample(body, 'http_requests_total', { route: '/v1/titles/{imdb_id}', status: '200' })).toBe(1);
+    expect(sample(body, 'http_requests_total', { route: 'unmatched', status: '404' })).toBe(1);
+    expect(
+      sample(body, 'http_request_duration_seconds_count', { route: '/v1/titles/{imdb_id}', status: '404' }),
+    ).toBe(1);
+    expect(
+      sample(body, 'http_request_duration_seconds_bucket', { route: '/health', status: '200', le: '+Inf' }),
+    ).toBe(1);
+
+    const rejected = (labels: Record<string, string>) =>
+      sample(body, 'http_request_rejections_total', labels);
+    expect(rejected({ route: '/v1/titles/{imdb_id}', status: '404', code: 'TITLE_NOT_FOUND' })).toBe(1);
+    expect(rejected({ route: '/v1/movies', status: '400', code: 'VALIDATION_ERROR' })).toBe(1);
+    expect(rejected({ route: 'unmatched', status: '404', code: 'ROUTE_NOT_FOUND' })).toBe(1);
+    expect(body).toMatch(
+      /^http_request_rejections_total\{route="\/v1\/series",status="401",code="[A-Z_|]*MISSING_API_KEY[A-Z_|]*"\} 1$/m,
+    );
+    expect(rejected({ route: '/health' })).toBeUndefined();
+
+    expect(sample(body, 'catalog_titles')).toBe(FIXTURE_TITLES.length);
+    const ingestedAt = sample(body, 'catalog_last_ingest_timestamp_seconds')!;
+    expect(Math.abs(ingestedAt - Date.now() / 1000)).toBeLessThan(600);
+    expect(body).toContain('# TYPE db_statement_timeouts_total counter');
+    expect(sample(body, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+
+    if (TEST_ENGINE === 'postgres') {
+      expect(sample(body, 'db_pool_connections')).toBeGreaterThanOrEqual(1);
+      expect(sample(body, 'db_pool_idle_connections')).toBeGreaterThanOrEqual(0);
+      expect(sample(body, 'db_pool_waiting_requests')).toBe(0);
+    } else {
+      expect(body).not.toContain('db_pool_');
+    }
+  });
+
+  it('the public port has no /metrics: it is an unmatched route there', async () => {
+    const res = await t.http().get('/metrics').expect(404);
+    expect(res.body.error).toEqual({
+      code: 'ROUTE_NOT_FOUND',
+      message: expect.any(String),
+      request_id: res.headers['x-request-id'],
+    });
+    const keyed = await t.get('/metrics').expect(404);
+    expect(keyed.body.error.code).toBe('ROUTE_NOT_FOUND');
+    const { body } = await scrape();
+    expect(body).not.toMatch(/route="\/metrics"/);
+  });
+
+  it('answers only GET and HEAD /metrics on the metrics port', async () => {
+    expect((await scrape('/metrics?name=x')).status).toBe(200);
+    expect((await scrape('/metrics', 'HEAD')).status).toBe(200);
+    expect((await scrape('/', 'GET')).status).toBe(404);
+    expect((await scrape('/v1/movies', 'GET')).status).toBe(404);
+    expect((await scrape('/metrics', 'POST')).status).toBe(404);
+  });
+
+  it('reads NaN for the catalog while its state cannot be read, and recovers', async () => {
+    const db = t.app.get((await import('../src/database/database')).Database);
+    await db.query('ALTER TABLE catalog_state RENAME TO catalog_state_away');
+    try {
+      const { status, body } = await scrape();
+      expect(status).toBe(200);
+      expect(sample(body, 'catalog_titles')).toBeNaN();
+    } finally {
+      await db.query('ALTER TABLE catalog_state_away RENAME TO catalog_state');
+    }
+    expect(sample((await scrape()).body, 'catalog_titles')).toBe(FIXTURE_TITLES.length);
+  });
+
+  it('stops listening when the application closes', async () => {
+    await t.close();
+    t = undefined as unknown as TestApp;
+    await expect(scrape()).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('metrics without METRICS_PORT', () => {
+  it('are off: no listener, no HTTP instrumentation', async () => {
+    const t = await createTestApp();
+    try {
+      expect(t.config.metricsPort).toBeNull();
+      expect(() => t.app.get(HttpMetrics)).toThrow();
+      await expect(scrape()).rejects.toThrow(/ECONNREFUSED/);
+      await t.http().get('/metrics').expect(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,345 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { Database } from '../src/database/database';
+import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { OpenApiResponseChecker } from './support/openapi-responses';
+import { type TestApp, createTestApp } from './support/test-app';
+import { awaitRoomInMinute } from './support/timing';
+
+const run = promisify(execFile);
+const BIN = join(__dirname, '..', 'node_modules', '.bin');
+const ROUTES = ['/health', '/v1/search', '/v1/titles/{imdb_id}', '/v1/movies', '/v1/series'];
+/** One concrete request per /v1 route that would succeed with a good key. */
+const V1_REQUESTS = ['/v1/search?q=office', '/v1/titles/tt0111161', '/v1/movies', '/v1/series'];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe('OpenAPI document at /openapi.json', () => {
+  let t: TestApp;
+  let document: Json;
+  let checker: OpenApiResponseChecker;
+  let workDir: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'openapi-1' });
+    const res = await t.http().get('/openapi.json').expect(200);
+    expect(res.headers['x-request-id']).toBeDefined();
+    document = res.body;
+    checker = new OpenApiResponseChecker(res.body);
+    workDir = mkdtempSync(join(tmpdir(), 'catalog-openapi-'));
+    writeFileSync(join(workDir, 'openapi.json'), JSON.stringify(document));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  /** GETs `path` with the given Authorization (the test key by default) and checks the answer. */
+  const checked = async (
+    path: string,
+    expectedStatus: number,
+    key: string | null = t.key,
+  ): Promise<Response> => {
+    const req = t.http().get(path);
+    if (key !== null) req.set('Authorization', `Bearer ${key}`);
+    const res = await req;
+    expect({ path, status: res.status, body: res.body }).toMatchObject({ status: expectedStatus });
+    checker.check(path, res);
+    return res;
+  };
+  const newKey = async (rpm: number, monthlyQuota: number) =>
+    t.apiKeys.create({ name: `openapi ${rpm}/${monthlyQuota}`, rpm, monthlyQuota });
+
+  describe('the document', () => {
+    it('is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)', async () => {
+      expect(document.openapi).toBe('3.1.0');
+      const { stdout } = await run(join(BIN, 'validate-api'), [join(workDir, 'openapi.json')]);
+      expect(JSON.parse(stdout)).toEqual({ valid: true });
+    });
+
+    it('uses JSON Schema 2020-12 for nullability, not the 3.0 nullable keyword', () => {
+      expect(JSON.stringify(document)).not.toContain('"nullable"');
+      expect(document.components.schemas.Title.properties.genres.type).toEqual(['array', 'null']);
+    });
+
+    it('documents every route and nothing else', () => {
+      expect(Object.keys(document.paths).sort()).toEqual([...ROUTES].sort());
+      for (const route of ROUTES) expect(Object.keys(document.paths[route])).toEqual(['get']);
+    });
+
+    it('documents every parameter with its pattern or range', () => {
+      const params = (route: string) =>
+        Object.fromEntries(
+          (document.paths[route].get.parameters ?? []).map((p: Json) => [`${p.in}:${p.name}`, p]),
+        );
+      const paging = {
+        'query:page': {
+          required: false,
+          schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
+        },
+        'query:limit': { required: false, schema: { type: 'integer', minimum: 1, maximum: 20, default: 20 } },
+      };
+      expect(params('/v1/search')).toMatchObject({
+        ...paging,
+        'query:q': { required: true, schema: { type: 'string', minLength: 1, maxLength: 100 } },
+        'query:type': { required: false },
+        'query:year': { required: false, schema: { type: 'integer', minimum: 1800, maximum: 2100 } },
+      });
+      expect(Object.keys(params('/v1/search'))).toHaveLength(5);
+      expect(document.components.schemas.TitleType.enum).toEqual([
+        'movie',
+        'tv_movie',
+        'tv_series',
+        'tv_mini_series',
+        'tv_special',
+      ]);
+      expect(params('/v1/movies')).toMatchObject(paging);
+      expect(Object.keys(params('/v1/movies'))).toHaveLength(2);
+      expect(Object.keys(params('/v1/series'))).toHaveLength(2);
+      expect(params('/v1/titles/{imdb_id}')).toEqual({
+        'path:imdb_id': expect.objectContaining({
+          required: true,
+          schema: { type: 'string', pattern: '^tt[0-9]+$' },
+        }),
+      });
+      expect(params('/health')).toEqual({});
+    });
+
+    it('requires the bearer scheme on /v1 and nothing on /health', () => {
+      expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      for (const route of ROUTES.filter((r) => r.startsWith('/v1'))) {
+        expect(document.paths[route].get.security).toEqual([{ bearer: [] }]);
+      }
+      expect(document.paths['/health'].get.security).toBeUndefined();
+    });
+
+    it('lists the error codes each route can answer, by status', () => {
+      const codes = (route: string) =>
+        Object.fromEntries(
+          Object.entries(document.paths[route].get.responses as Json)
+            .filter(([status]) => status !== '200')
+            .map(([status, response]) => [
+              status,
+              response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum,
+            ]),
+        );
+      const common = {
+        '400': ['VALIDATION_ERROR'],
+        '401': ['MISSING_API_KEY', 'INVALID_API_KEY'],
+        '403': ['API_KEY_DISABLED'],
+        '429': ['RATE_LIMITED', 'MONTHLY_QUOTA_EXCEEDED'],
+        '500': ['INTERNAL_ERROR'],
+      };
+      expect(codes('/health')).toEqual({ '500': ['INTERNAL_ERROR'] });
+      expect(codes('/v1/search')).toEqual(common);
+      expect(codes('/v1/movies')).toEqual(common);
+      expect(codes('/v1/series')).toEqual(common);
+      expect(codes('/v1/titles/{imdb_id}')).toEqual({ ...common, '404': ['TITLE_NOT_FOUND'] });
+    });
+
+    it('describes the Title with exactly the fields a served title has, all required', async () => {
+      const served = (await checked('/v1/titles/tt0111161', 200)).body.data[0];
+      const schema = document.components.schemas.Title;
+      expect(Object.keys(schema.properties)).toEqual(Object.keys(served));
+      expect(Object.keys(served)).toHaveLength(22);
+      expect(schema.required).toEqual(Object.keys(served));
+      expect(schema.additionalProperties).toBe(false);
+    });
+  });
+
+  describe('every response of every route matches it', () => {
+    it('200 on every route, with results, empty, filtered and past the end', async () => {
+      await checked('/health', 200, null);
+      await checked('/v1/search?q=the', 200);
+      await checked('/v1/search?q=amelie&type=movie&year=2001&page=1&limit=1', 200);
+      await checked('/v1/search?q=zzzzzz', 200);
+      await checked('/v1/search?q=the&page=1000000&limit=20', 200);
+      for (const id of FIXTURE_TITLES.map((title) => title.imdbId)) await checked(`/v1/titles/${id}`, 200);
+      await checked('/v1/movies?limit=20', 200);
+      await checked('/v1/movies?page=2&limit=3', 200);
+      await checked('/v1/series', 200);
+      await checked('/v1/series?page=99', 200);
+    });
+
+    it('400 VALIDATION_ERROR', async () => {
+      for (const path of [
+        '/v1/search',
+        '/v1/search?q=',
+        '/v1/search?q=a&type=episode',
+        '/v1/search?q=a&year=1799',
+        '/v1/search?q=a&cursor=x',
+        '/v1/titles/nm0000001',
+        '/v1/titles/tt0111161?page=1',
+        '/v1/titles/%zz',
+        '/v1/movies?limit=21',
+        '/v1/movies?page=0',
+        '/v1/series?page=1&page=2',
+      ]) {
+        expect((await checked(path, 400)).body.error.code).toBe('VALIDATION_ERROR');
+      }
+    });
+
+    it('401 and 403 on every /v1 route', async () => {
+      const { key: disabled, summary } = await newKey(1000, 1000);
+      await t.apiKeys.setDisabled(summary.id, true);
+      for (const path of V1_REQUESTS) {
+        expect((await checked(path, 401, null)).body.error.code).toBe('MISSING_API_KEY');
+        expect((await checked(path, 401, `mov_live_${'A'.repeat(43)}`)).body.error.code).toBe(
+          'INVALID_API_KEY',
+        );
+        expect((await checked(path, 403, disabled)).body.error.code).toBe('API_KEY_DISABLED');
+      }
+    });
+
+    it('404 TITLE_NOT_FOUND', async () => {
+      expect((await checked('/v1/titles/tt0000001', 404)).body.error.code).toBe('TITLE_NOT_FOUND');
+    });
+
+    it('429 RATE_LIMITED and MONTHLY_QUOTA_EXCEEDED on every /v1 route', async () => {
+      await awaitRoomInMinute(15);
+      const { key: perMinute } = await newKey(1, 1000);
+      const { key: monthly } = await newKey(1000, 1);
+      await checked('/v1/movies', 200, perMinute);
+      await checked('/v1/movies', 200, monthly);
+      for (const path of V1_REQUESTS) {
+        expect((await checked(path, 429, perMinute)).body.error.code).toBe('RATE_LIMITED');
+        expect((await checked(path, 429, monthly)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
+      }
+    });
+
+    it('500 INTERNAL_ERROR on every route when the database fails', async () => {
+      const db = t.app.get(Database);
+      await db.query('ALTER TABLE catalog_state RENAME TO catalog_state_away');
+      await db.query('ALTER TABLE titles RENAME TO titles_away');
+      try {
+        await checked('/health', 500, null);
+        for (const path of V1_REQUESTS)
+          expect((await checked(path, 500)).body.error.code).toBe('INTERNAL_ERROR');
+      } finally {
+        await db.query('ALTER TABLE titles_away RENAME TO titles');
+        await db.query('ALTER TABLE catalog_state_away RENAME TO catalog_state');
+      }
+    });
+
+    it('covered every documented status of every route', () => {
+      const documented = ROUTES.flatMap((route) =>
+        Object.keys(document.paths[route].get.responses).map((status) => `${route} ${status}`),
+      );
+      expect([...checker.covered].sort()).toEqual(documented.sort());
+    });
+  });
+
+  it('the checker refuses bodies that break the schema', async () => {
+    const res = await checked('/v1/titles/tt0111161', 200);
+    const broken = (mutate: (title: Json) => void) => {
+      const body = structuredClone(res.body);
+      mutate(body.data[0]);
+      return () => checker.check('/v1/titles/tt0111161', { ...res, body } as Response);
+    };
+    expect(broken(() => undefined)).not.toThrow();
+    expect(broken((title) => (title.extra = 1))).toThrow('unexpected property extra');
+    expect(broken((title) => (title.genres = []))).toThrow('fewer than 1 items');
+    expect(broken((title) => delete title.plot)).toThrow('missing property plot');
+    expect(broken((title) => (title.id = '1'))).toThrow('is not integer');
+    expect(broken((title) => (title.type = 'episode'))).toThrow('is not one of');
+    expect(() => checker.check('/v1/titles/tt0111161', { ...res, status: 418 } as Response)).toThrow(
+      'status 418 is not documented',
+    );
+  });
+
+  it('types a client (openapi-typescript) that compiles with tsc --noEmit', async () => {
+    await run(join(BIN, 'openapi-typescript'), [
+      join(workDir, 'openapi.json'),
+      '--output',
+      join(workDir, 'api.d.ts'),
+    ]);
+    writeFileSync(join(workDir, 'client.ts'), TYPED_CLIENT);
+    writeFileSync(join(workDir, 'tsconfig.json'), JSON.stringify(CLIENT_TSCONFIG));
+    const compiled = await run(join(BIN, 'tsc'), ['--project', workDir]).then(
+      () => 'compiled',
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(compiled).toBe('compiled');
+  });
+});
+
+const CLIENT_TSCONFIG = {
+  compilerOptions: {
+    noEmit: true,
+    strict: true,
+    target: 'es2022',
+    module: 'commonjs',
+    lib: ['es2022', 'dom'],
+    types: [],
+  },
+  files: ['client.ts'],
+};
+
+/** A small consumer of the generated types; `@ts-expect-error` lines prove the types are narrow. */
+const TYPED_CLIENT = `
+import type { components, paths } from './api';
+
+type Title = components['schemas']['Title'];
+type SearchQuery = NonNullable<paths['/v1/search']['get']['parameters']['query']>;
+type SearchPage = paths['/v1/search']['get']['responses'][200]['content']['application/json'];
+type OneTitle = paths['/v1/titles/{imdb_id}']['get']['responses'][200]['content']['application/json'];
+type NotFound = paths['/v1/titles/{imdb_id}']['get']['responses'][404]['content']['application/json'];
+type Health = paths['/health']['get']['responses'][200]['content']['application/json'];
+
+export async function search(baseUrl: string, apiKey: string, query: SearchQuery): Promise<SearchPage> {
+  const params = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)]));
+  const res = await fetch(\`\${baseUrl}/v1/search?\${params}\`, { headers: { Authorization: \`Bearer \${apiKey}\` } });
+  return (await res.json()) as SearchPage;
+}
+
+export function describe(title: Title): string {
+  const year: number | null = title.year;
+  const genres: string[] | null = title.genres;
+  const votes: number = title.ratings.votes;
+  return \`\${title.imdb_id} \${title.title} (\${year ?? '?'}) \${genres?.join('/') ?? ''} \${votes}\`;
+}
+
+export function firstOfPage(page: SearchPage): Title | undefined {
+  const more: boolean = page.meta.page < page.meta.total_pages;
+  return more ? page.data[0] : page.data.at(-1);
+}
+
+export const example: SearchQuery = { q: 'the office', type: 'tv_series', year: 2005, page: 1, limit: 20 };
+// @ts-expect-error type is an enumeration
+export const badType: SearchQuery = { q: 'x', type: 'episode' };
+// @ts-expect-error q is required
+export const noQ: SearchQuery = { page: 1 };
+
+export function errorCode(body: NotFound): 'TITLE_NOT_FOUND' | undefined {
+  return body.error.code === 'TITLE_NOT_FOUND' ? body.error.code : undefined;
+}
+export const one = (body: OneTitle): Title | undefined => body.data[0];
+export const version = (body: Health): string | null => body.data[0]?.catalog.catalog_version ?? null;
+`;
+
+describe('OpenAPI document: answers with the database closed', () => {
+  it('are documented 500s, without rate-limit headers where the limits could not be checked', async () => {
+    const t = await createTestApp();
+    try {
+      const checker = new OpenApiResponseChecker((await t.http().get('/openapi.json').expect(200)).body);
+      await t.get('/v1/movies').expect(200); // the key is now cached: the failure comes after it
+      await t.app.get(DataSource).destroy();
+      const health = await t.http().get('/health').expect(500);
+      checker.check('/health', health);
+      for (const path of V1_REQUESTS) {
+        const res = await t.get(path).expect(500);
+        checker.check(path, res);
+        expect(res.body.error.code).toBe('INTERNAL_ERROR');
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
