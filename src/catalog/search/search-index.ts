@@ -1,0 +1,148 @@
+import type { SqlExecutor } from '../../database/database';
+import { MOVIE_TYPES, TITLE_TYPES } from '../title';
+import { relevanceTierSql } from './relevance';
+import { LEADING_ARTICLES } from './search-text';
+
+/**
+ * Tokens in at least this many titles are "frequent": every ordered pair of frequent tokens that
+ * some title holds gets its own ranked list, so two common words ("the man", "of the") are a slice
+ * too. At 1.3M titles that is ~110 tokens and ~2M list entries.
+ */
+export const DEFAULT_PAIR_MIN_TITLES = 5_000;
+
+/** The derived tables a load rebuilds, in the order readers lock them (see TitleSearchRepository). */
+const DERIVED_TABLES = ['search_lists', 'title_search'] as const;
+
+/**
+ * Builds the search and list storage of the catalog just merged, inside the load transaction:
+ * title_search (the narrow row per title, with its vote and list ranks) and search_lists (every
+ * token's, and every frequent pair's, matching ids in relevance order, whole, per year and per type),
+ * under temporary names, then swaps them in. Readers keep the old tables until the commit.
+ *
+ * Everything is set operations in SQL; the one ordering rule is `relevanceTierSql` and vote_rank.
+ */
+export async function buildSearchIndex(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
+  for (const table of DERIVED_TABLES) await createEmpty(tx, table);
+  await fillTitleSearch(tx);
+  await copyIndexes(tx, 'title_search');
+  await fillSearchLists(tx, pairMinTitles);
+  await copyIndexes(tx, 'search_lists');
+  for (const table of DERIVED_TABLES) await swap(tx, table);
+  await tx.query(`UPDATE catalog_state SET search_pair_min_titles = $1 WHERE id = 1`, [pairMinTitles]);
+}
+
+/** The tables a load changes, for the statistics pass after the commit. */
+export const SEARCH_TABLES: readonly string[] = DERIVED_TABLES;
+
+function next(table: string): string {
+  return `${table}_next`;
+}
+
+async function createEmpty(tx: SqlExecutor, table: string): Promise<void> {
+  await tx.query(`DROP TABLE IF EXISTS ${next(table)}`);
+  await tx.query(`CREATE TABLE ${next(table)} (LIKE ${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
+}
+
+/**
+ * One narrow row per title. vote_rank orders the whole catalog by votes descending, then id;
+ * list_rank counts within the title's family in that same order (one sort for both).
+ */
+async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${next('title_search')} (id, type, year, votes, vote_rank, family, list_rank, lexemes,
+       title_key, title_bare_key, original_key, original_bare_key)
+     SELECT id, type, year, votes, vote_rank, family,
+            CASE WHEN family = 'movies' THEN movies_so_far ELSE vote_rank - movies_so_far END,
+            lexemes, title_key, title_bare_key, original_key, original_bare_key
+     FROM (
+       SELECT t.id, s.type, s.year, s.rating_votes AS votes,
+              CASE WHEN s.type = ANY($1::text[]) THEN 'movies' ELSE 'series' END AS family,
+              row_number() OVER w AS vote_rank,
+              count(*) FILTER (WHERE s.type = ANY($1::text[])) OVER w AS movies_so_far,
+              string_to_array(s.search_lexemes, ' ') AS lexemes,
+              s.search_title_key AS title_key, s.search_title_bare_key AS title_bare_key,
+              s.search_original_key AS original_key, s.search_original_bare_key AS original_bare_key
+       FROM title_staging s JOIN titles t ON t.imdb_id = s.imdb_id
+       WINDOW w AS (ORDER BY s.rating_votes DESC, t.id ROWS UNBOUNDED PRECEDING)
+     ) ranked`,
+    [MOVIE_TYPES],
+  );
+}
+
+/**
+ * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
+ * of frequent tokens, title), ranked by the tier the title has for that key as a query, then
+ * vote_rank; aggregated in that order per key (year 0) and per (key, start year), with one list per
+ * type beside each. Entries go through a temporary table (no WAL) that is sorted twice.
+ */
+async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
+  const [frequent] = await tx.query<{ tokens: string[] }>(
+    `SELECT coalesce(array_agg(token), '{}') AS tokens FROM (
+       SELECT token FROM ${next('title_search')}, unnest(lexemes) AS token
+       GROUP BY token HAVING count(*) >= $1) f`,
+    [pairMinTitles],
+  );
+  const pairKey = `a.token || ' ' || b.token`;
+  const pairBareKey = `CASE WHEN a.token = ANY($2::text[]) THEN b.token ELSE ${pairKey} END`;
+  await tx.query('DROP TABLE IF EXISTS search_entries');
+  await tx.query(
+    `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
+     SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year, s.vote_rank,
+            ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
+     FROM ${next('title_search')} s CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
+     UNION ALL
+     SELECT (${pairKey}) COLLATE "C", s.id, s.type, s.year, s.vote_rank,
+            ${relevanceTierSql('s', `(${pairKey})`, `(${pairBareKey})`)}
+     FROM ${next('title_search')} s
+     CROSS JOIN LATERAL unnest(s.lexemes) AS a(token)
+     CROSS JOIN LATERAL unnest(s.lexemes) AS b(token)
+     WHERE s.lexemes && $1::text[] AND a.token <> b.token
+       AND a.token = ANY($1::text[]) AND b.token = ANY($1::text[])`,
+    [frequent.tokens, LEADING_ARTICLES],
+  );
+  const typeLists = TITLE_TYPES.map((type) => `array_agg(id) FILTER (WHERE type = '${type}')`).join(', ');
+  const columns = `key, year, total, ids, ${TITLE_TYPES.join(', ')}`;
+  // array_agg keeps the order of its sorted input (no parallel workers, so no partial aggregates).
+  await tx.query(
+    `INSERT INTO ${next('search_lists')} (${columns})
+     SELECT key, 0, count(*), array_agg(id), ${typeLists}
+     FROM (SELECT * FROM search_entries ORDER BY key, tier DESC, vote_rank) e
+     GROUP BY key`,
+  );
+  await tx.query(
+    `INSERT INTO ${next('search_lists')} (${columns})
+     SELECT key, year, count(*), array_agg(id), ${typeLists}
+     FROM (SELECT * FROM search_entries WHERE year IS NOT NULL ORDER BY key, year, tier DESC, vote_rank) e
+     GROUP BY key, year`,
+  );
+}
+
+/**
+ * The live table's indexes (written once, in the migrations), recreated on the new table after it
+ * is filled (a bulk build is far cheaper than maintaining them row by row).
+ */
+async function copyIndexes(tx: SqlExecutor, table: string): Promise<void> {
+  const indexes = await tx.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename = $1`,
+    [table],
+  );
+  for (const { name, definition } of indexes) {
+    await tx.query(
+      definition
+        .replace(`INDEX ${name} ON `, `INDEX ${next(name)} ON `)
+        .replace(new RegExp(` ON ((?:\\S+\\.)?)${table} USING `), ` ON $1${next(table)} USING `),
+    );
+  }
+}
+
+/** Drops the live table and renames the new one (and its indexes) into its place. */
+async function swap(tx: SqlExecutor, table: string): Promise<void> {
+  const indexes = await tx.query<{ name: string }>(
+    `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1`,
+    [table],
+  );
+  await tx.query(`DROP TABLE ${table}`);
+  await tx.query(`ALTER TABLE ${next(table)} RENAME TO ${table}`);
+  for (const { name } of indexes) await tx.query(`ALTER INDEX ${next(name)} RENAME TO ${name}`);
+}
