@@ -155,11 +155,14 @@ export interface CatalogSource {
   enrichments?: Records<EnrichmentRecord>;
 }
 
+/** What a load does once its inputs are staged. */
+export type LoadPhase = 'merge' | 'search-index' | 'statistics';
+
 export interface CatalogLoadOptions {
   /** Reported by /health; derived from the content when absent. */
   catalogVersion?: string | null;
-  /** Called when every input is staged, before the merge transaction starts. */
-  onStaged?: () => void;
+  /** Called as the load enters each phase after staging (the merge transaction starts with 'merge'). */
+  onPhase?: (phase: LoadPhase) => void;
   /** Tokens in at least this many titles get pair lists (see DEFAULT_PAIR_MIN_TITLES). */
   pairMinTitles?: number;
 }
@@ -218,13 +221,15 @@ export class CatalogWriter {
           await session.query(APPLY_ENRICHMENT_SQL, [SERIES_TYPES]);
         }
         const version = options.catalogVersion ?? (await contentVersion(session));
-        options.onStaged?.();
         const pairMinTitles = options.pairMinTitles ?? DEFAULT_PAIR_MIN_TITLES;
+        options.onPhase?.('merge');
         const result = await session.transaction(async (tx) => {
           const merged = await this.merge(tx, version);
+          options.onPhase?.('search-index');
           await buildSearchIndex(tx, pairMinTitles);
           return merged;
         });
+        options.onPhase?.('statistics');
         await refreshStatistics(session);
         return result;
       } catch (error) {

@@ -72,49 +72,56 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
 /**
  * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
  * of frequent tokens, title), ranked by the tier the title has for that key as a query, then
- * vote_rank; aggregated in that order per key (year 0) and per (key, start year), with one list per
- * type beside each. Entries go through a temporary table (no WAL) that is sorted twice.
+ * vote_rank. The entries are sorted once into a temporary table (no WAL); the lists are then
+ * aggregated per key (year 0) and per (key, start year), with one list per type beside each.
  */
 async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
-  const [frequent] = await tx.query<{ tokens: string[] }>(
-    `SELECT coalesce(array_agg(token), '{}') AS tokens FROM (
-       SELECT token FROM ${next('title_search')}, unnest(lexemes) AS token
-       GROUP BY token HAVING count(*) >= $1) f`,
+  await tx.query('DROP TABLE IF EXISTS search_frequent_tokens, search_entries');
+  await tx.query(
+    `CREATE TEMP TABLE search_frequent_tokens ON COMMIT DROP AS
+     SELECT token FROM ${next('title_search')}, unnest(lexemes) AS token
+     GROUP BY token HAVING count(*) >= $1`,
     [pairMinTitles],
   );
-  const pairKey = `a.token || ' ' || b.token`;
-  const pairBareKey = `CASE WHEN a.token = ANY($2::text[]) THEN b.token ELSE ${pairKey} END`;
-  await tx.query('DROP TABLE IF EXISTS search_entries');
+  const pairKey = `(a.token || ' ' || b.token)`;
+  const pairBareKey = `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`;
   await tx.query(
     `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
-     SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year, s.vote_rank,
-            ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
-     FROM ${next('title_search')} s CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
-     UNION ALL
-     SELECT (${pairKey}) COLLATE "C", s.id, s.type, s.year, s.vote_rank,
-            ${relevanceTierSql('s', `(${pairKey})`, `(${pairBareKey})`)}
-     FROM ${next('title_search')} s
-     CROSS JOIN LATERAL unnest(s.lexemes) AS a(token)
-     CROSS JOIN LATERAL unnest(s.lexemes) AS b(token)
-     WHERE s.lexemes && $1::text[] AND a.token <> b.token
-       AND a.token = ANY($1::text[]) AND b.token = ANY($1::text[])`,
-    [frequent.tokens, LEADING_ARTICLES],
+     SELECT * FROM (
+       SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year, s.vote_rank,
+              ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
+       FROM ${next('title_search')} s CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
+       UNION ALL
+       SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, s.vote_rank,
+              ${relevanceTierSql('s', pairKey, pairBareKey)}
+       FROM ${next('title_search')} s
+       CROSS JOIN LATERAL (
+         SELECT array_agg(token) AS tokens FROM unnest(s.lexemes) AS token
+         WHERE token IN (SELECT token FROM search_frequent_tokens)
+       ) f
+       CROSS JOIN LATERAL unnest(f.tokens) AS a(token)
+       CROSS JOIN LATERAL unnest(f.tokens) AS b(token)
+       WHERE a.token <> b.token
+     ) entries
+     ORDER BY key, tier DESC, vote_rank`,
+    [LEADING_ARTICLES],
   );
   const typeLists = TITLE_TYPES.map((type) => `array_agg(id) FILTER (WHERE type = '${type}')`).join(', ');
   const columns = `key, year, total, ids, ${TITLE_TYPES.join(', ')}`;
-  // array_agg keeps the order of its sorted input (no parallel workers, so no partial aggregates).
+  // The entries table is read in the order it was written (a temporary table's sequential scan
+  // starts at its first block), and a hash aggregate appends to each group in input order; sorting
+  // again by key alone would not keep that order, so sorting is off for these two statements.
+  await tx.query('SET LOCAL enable_sort = off');
   await tx.query(
     `INSERT INTO ${next('search_lists')} (${columns})
-     SELECT key, 0, count(*), array_agg(id), ${typeLists}
-     FROM (SELECT * FROM search_entries ORDER BY key, tier DESC, vote_rank) e
-     GROUP BY key`,
+     SELECT key, 0, count(*), array_agg(id), ${typeLists} FROM search_entries GROUP BY key`,
   );
   await tx.query(
     `INSERT INTO ${next('search_lists')} (${columns})
      SELECT key, year, count(*), array_agg(id), ${typeLists}
-     FROM (SELECT * FROM search_entries WHERE year IS NOT NULL ORDER BY key, year, tier DESC, vote_rank) e
-     GROUP BY key, year`,
+     FROM search_entries WHERE year IS NOT NULL GROUP BY key, year`,
   );
+  await tx.query('SET LOCAL enable_sort = on');
 }
 
 /**
