@@ -4,7 +4,7 @@ import { titleRecord } from './support/titles';
 
 /**
  * Issue 14's table, on a crafted catalog with the real titles and vote counts: text tiers first
- * (exact, article-less, prefix, phrase, all words), then votes, then id.
+ * (exact, article-less, phrase, all words), then votes, then id.
  */
 const title = (
   imdbId: string,
@@ -55,7 +55,7 @@ describe('search relevance tiers (issue 14)', () => {
     return res.body.data.map((item: { imdb_id: string }) => item.imdb_id);
   };
 
-  it('"lord of the rings": the article-less exact title, then the prefix titles by votes', async () => {
+  it('"lord of the rings": the article-less exact title, then the phrase titles by votes', async () => {
     expect(await top('lord of the rings', 4)).toEqual(['tt0077869', 'tt0120737', 'tt0167260', 'tt7631058']);
   });
 
@@ -85,7 +85,7 @@ describe('search relevance tiers (issue 14)', () => {
     expect(await top('the godfather', 3)).toEqual(['tt0068646', 'tt0071562']);
   });
 
-  it('a phrase ranks above the same words scattered', async () => {
+  it('a phrase ranks above the same words scattered, wherever it stands in the title', async () => {
     expect(await top('empire strikes', 1)).toEqual(['tt0080684']);
     expect(await top('the empire', 2)).toEqual(['tt0080684', 'tt27575536']);
   });
