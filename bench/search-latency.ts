@@ -59,7 +59,9 @@ const CLASSES: Record<string, Search[]> = {
     { q: 'man', page: 1500 },
   ],
   'short tokens': ['up', '9', 'it', 'a', 's'].map((q) => ({ q })),
-  'three words': ['night of the', 'the last man', 'love of the', 'the man of', 'the king of'].map((q) => ({ q })),
+  'three words': ['night of the', 'the last man', 'love of the', 'the man of', 'the king of'].map((q) => ({
+    q,
+  })),
   'rare + common': ['the beikys', 'school of', 'the army', 'love affair', 'man africa'].map((q) => ({ q })),
 };
 
@@ -150,7 +152,9 @@ async function main(): Promise<void> {
   }
   await naive?.end();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log('\n| class | cold p95 ms | warm p50 ms | warm p95 ms | naive warm p95 ms | naive ÷ ours (warm p95) |');
+  console.log(
+    '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | naive warm p95 ms | naive ÷ ours (warm p95) |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const [name, rows] of Object.entries(results)) {
     const m = (key: string) => (rows[0][key] === undefined ? '–' : String(median(rows.map((r) => r[key]))));

@@ -118,20 +118,29 @@ async function evaluate(
       const ids = await top(c.q, c.within);
       const hit = ids.includes(c.target.imdbId);
       // Indistinguishable: every result shown has the target's own title key (or bare key).
-      const keys = (t: Known | undefined) => (t ? [t.titleKey, t.originalKey, bare(t.titleKey), bare(t.originalKey)] : []);
+      const keys = (t: Known | undefined) =>
+        t ? [t.titleKey, t.originalKey, bare(t.titleKey), bare(t.originalKey)] : [];
       const targetKeys = new Set(keys(c.target));
       const tie =
         ids.length === c.within && ids.every((id) => keys(byId.get(id)).some((key) => targetKeys.has(key)));
       if (hit) strict += 1;
       if (hit || tie) success += 1;
       else if (failures.length < Number(values['show-failures'])) {
-        failures.push(`${c.q} → wanted ${c.target.title} (${c.target.votes}), got ${ids.map((id) => byId.get(id)?.title).join(' | ')}`);
+        failures.push(
+          `${c.q} → wanted ${c.target.title} (${c.target.votes}), got ${ids.map((id) => byId.get(id)?.title).join(' | ')}`,
+        );
       }
     }
   };
   await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
   const pct = (n: number) => Math.round((n / Math.max(cases.length, 1)) * 10_000) / 100;
-  return { set: name, queries: cases.length, success: pct(success), strict: pct(strict), failures: failures.join(' ;; ') };
+  return {
+    set: name,
+    queries: cases.length,
+    success: pct(success),
+    strict: pct(strict),
+    failures: failures.join(' ;; '),
+  };
 }
 
 function bare(key: string): string {
@@ -146,12 +155,19 @@ async function main(): Promise<void> {
   const titles = await load();
   const byId = new Map(titles.map((t) => [t.imdbId, t]));
   const articles = new Set(LEADING_ARTICLES);
-  const sets: Record<string, Case[]> = { exact: [], original: [], folded: [], 'article-less': [], 'pre-colon': [] };
+  const sets: Record<string, Case[]> = {
+    exact: [],
+    original: [],
+    folded: [],
+    'article-less': [],
+    'pre-colon': [],
+  };
   const preColon = new Map<string, Known>();
   for (const t of titles) {
     if (t.titleKey && typeable(t.title)) sets.exact.push({ q: t.title, target: t, within: 1 });
-    if (t.originalKey && t.originalKey !== t.titleKey && typeable(t.original)) sets.original.push({ q: t.original, target: t, within: 1 });
-    if (/[^\x00-\x7f]/.test(t.title) && typeable(t.title)) {
+    if (t.originalKey && t.originalKey !== t.titleKey && typeable(t.original))
+      sets.original.push({ q: t.original, target: t, within: 1 });
+    if ([...t.title].some((c) => c.codePointAt(0)! > 0x7f) && typeable(t.title)) {
       const folded = t.title.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
       sets.folded.push({ q: folded, target: t, within: 1 });
     }
@@ -176,9 +192,14 @@ async function main(): Promise<void> {
     const words = key.split(' ');
     const holders = titles.filter((t) => words.every((w) => t.lexemes.has(w)));
     const target = holders.reduce((best, t) => (t.votes > best.votes ? t : best), holders[0] ?? example);
-    sets['pre-colon'].push({ q: example.title.slice(0, example.title.indexOf(':')).trim(), target, within: 3 });
+    sets['pre-colon'].push({
+      q: example.title.slice(0, example.title.indexOf(':')).trim(),
+      target,
+      within: 3,
+    });
   }
-  for (const [name, cases] of Object.entries(sets)) console.log(JSON.stringify(await evaluate(name, cases, byId)));
+  for (const [name, cases] of Object.entries(sets))
+    console.log(JSON.stringify(await evaluate(name, cases, byId)));
 }
 
 main().catch((error) => {

@@ -6,9 +6,10 @@ import { LEADING_ARTICLES } from './search-text';
 /**
  * Tokens in at least this many titles are "frequent": every ordered pair of frequent tokens that
  * some title holds gets its own ranked list, so two common words ("the man", "of the") are a slice
- * too. At 1.3M titles that is ~110 tokens and ~2M list entries.
+ * too. At 1.3M titles that is ~30 tokens and ~0.5M list entries (5,000 would give ~110 tokens and
+ * ~2M entries: a third more load time for pairs of words in 5,000 to 20,000 titles).
  */
-export const DEFAULT_PAIR_MIN_TITLES = 5_000;
+export const DEFAULT_PAIR_MIN_TITLES = 20_000;
 
 /** The derived tables a load rebuilds, in the order readers lock them (see TitleSearchRepository). */
 const DERIVED_TABLES = ['search_lists', 'title_search'] as const;
@@ -73,7 +74,7 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
  * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
  * of frequent tokens, title), ranked by the tier the title has for that key as a query, then
  * vote_rank. The entries are sorted once into a temporary table (no WAL); the lists are then
- * aggregated per key (year 0) and per (key, start year), with one list per type beside each.
+ * aggregated per key (year 0, with one list per type beside it) and per (key, start year).
  */
 async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
   await tx.query('DROP TABLE IF EXISTS search_frequent_tokens, search_entries');
@@ -116,9 +117,10 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
     `INSERT INTO ${next('search_lists')} (${columns})
      SELECT key, 0, count(*), array_agg(id), ${typeLists} FROM search_entries GROUP BY key`,
   );
+  // Per year, the whole list only: a type and a year together rank that (smaller) list.
   await tx.query(
-    `INSERT INTO ${next('search_lists')} (${columns})
-     SELECT key, year, count(*), array_agg(id), ${typeLists}
+    `INSERT INTO ${next('search_lists')} (key, year, total, ids)
+     SELECT key, year, count(*), array_agg(id)
      FROM search_entries WHERE year IS NOT NULL GROUP BY key, year`,
   );
   await tx.query('SET LOCAL enable_sort = on');

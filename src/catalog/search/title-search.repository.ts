@@ -41,14 +41,14 @@ export class TitleSearchRepository {
 
   async search(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
     const distinct = [...new Set(query.tokens)];
-    if (query.tokens.length === 1) return this.rankedList(query.key, filters, slice);
+    if (query.tokens.length === 1) return this.exactKey(query, query.key, filters, slice);
 
     const plan = await this.listSizes(distinct);
     if (distinct.some((token) => plan.totals.get(token) === undefined)) return { rows: [], total: 0 };
     const frequent = (token: string) =>
       plan.pairMinTitles !== null && plan.totals.get(token)! >= plan.pairMinTitles;
     if (query.tokens.length === 2 && distinct.length === 2 && distinct.every(frequent)) {
-      return this.rankedList(query.key, filters, slice);
+      return this.exactKey(query, query.key, filters, slice);
     }
     let candidates = distinct[0];
     for (const key of plan.totals.keys()) {
@@ -81,6 +81,13 @@ export class TitleSearchRepository {
       (m) => `${m}tier DESC, ${m}votes DESC, ${m}id`,
       params,
     );
+  }
+
+  /** The query's own precomputed list; per-year lists have no per-type lists beside them. */
+  private exactKey(query: SearchQuery, key: string, filters: SearchFilters, slice: Slice) {
+    return filters.type !== undefined && filters.year !== undefined
+      ? this.rankCandidates(query, key, filters, slice)
+      : this.rankedList(key, filters, slice);
   }
 
   /** A precomputed list: the page is a slice of it, the total its length. One round trip. */
@@ -124,26 +131,31 @@ export class TitleSearchRepository {
     filters: SearchFilters,
     slice: Slice,
   ): Promise<SearchResult> {
+    const byYear = filters.year !== undefined;
+    const params: unknown[] = [
+      query.key,
+      query.bareKey,
+      [...new Set(query.tokens)],
+      slice.limit,
+      slice.offset,
+      candidates,
+      filters.year ?? ANY_YEAR,
+    ];
+    // A year's list has no per-type lists beside it: the type is checked on title_search.
+    const typeCheck =
+      byYear && filters.type !== undefined ? ` AND s.type = $${params.push(filters.type)}` : '';
     return this.page(
       // search_lists before title_search: the loader locks them in this order when it swaps them.
       `WITH matches AS (
          SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.vote_rank
          FROM search_lists l
-         CROSS JOIN LATERAL unnest(l.${listColumn(filters.type)}) AS c(id)
+         CROSS JOIN LATERAL unnest(l.${byYear ? 'ids' : listColumn(filters.type)}) AS c(id)
          JOIN title_search s ON s.id = c.id
-         WHERE l.key = $6 AND l.year = $7 AND s.lexemes @> $3::text[]
+         WHERE l.key = $6 AND l.year = $7 AND s.lexemes @> $3::text[]${typeCheck}
        )`,
       // vote_rank is the title's position by votes descending, then id: the same order.
       (m) => `${m}tier DESC, ${m}vote_rank`,
-      [
-        query.key,
-        query.bareKey,
-        [...new Set(query.tokens)],
-        slice.limit,
-        slice.offset,
-        candidates,
-        filters.year ?? ANY_YEAR,
-      ],
+      params,
     );
   }
 
