@@ -35,6 +35,9 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
       connectionString: url,
       application_name: 'catalog-api-search',
     });
+    // An idle connection that dies (server restart) is dropped by the pool; without a listener
+    // its error would end the process. The next search opens a new connection.
+    this.pool.on('error', () => undefined);
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
