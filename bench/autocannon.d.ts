@@ -21,9 +21,14 @@ declare module 'autocannon' {
   interface Result {
     requests: Histogram;
     latency: Histogram;
+    non2xx: number;
     errors: number;
+    timeouts: number;
     statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: Options): Promise<Result>;
+  namespace autocannon {
+    export type { Result };
+  }
   export = autocannon;
 }

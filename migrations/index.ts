@@ -1,12 +1,14 @@
 import { CatalogSchema1763710000000 } from './1763710000000-CatalogSchema';
 import { ApiKeysAndUsage1763720000000 } from './1763720000000-ApiKeysAndUsage';
 import { TitleSourceHash1763730000000 } from './1763730000000-TitleSourceHash';
-import { AllowanceCounters1763740000000 } from './1763740000000-AllowanceCounters';
+import { SearchTables1763740000000 } from './1763740000000-SearchTables';
+import { AllowanceCounters1763750000000 } from './1763750000000-AllowanceCounters';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
 export const MIGRATIONS = [
   CatalogSchema1763710000000,
   ApiKeysAndUsage1763720000000,
   TitleSourceHash1763730000000,
-  AllowanceCounters1763740000000,
+  SearchTables1763740000000,
+  AllowanceCounters1763750000000,
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Database, type SqlExecutor, type SqlSession } from '../database/database';
+import { DEFAULT_PAIR_MIN_TITLES, SEARCH_TABLES, buildSearchIndex } from './search/search-index';
 import { searchDocument } from './search/search-text';
 import { type EnrichableField, MOVIE_TYPES, SERIES_TYPES, type TitleRecord } from './title';
 
@@ -8,6 +9,8 @@ import { type EnrichableField, MOVIE_TYPES, SERIES_TYPES, type TitleRecord } fro
 const LIST_SEPARATOR = '\u001f';
 /** Rows per multi-row INSERT are bounded by the protocol's bind parameters (65,535). */
 const MAX_BIND_PARAMETERS = 10_000;
+/** Memory for the load's sorts on PostgreSQL (the server's, not this process's). */
+const LOAD_WORK_MEM = '512MB';
 /** Fixed: one catalog load at a time per database. */
 const LOAD_LOCK_KEY = 7_301_114_521;
 
@@ -37,7 +40,9 @@ const TITLE_STAGING_COLUMNS = [
   'enriched',
   'search_lexemes',
   'search_title_key',
+  'search_title_bare_key',
   'search_original_key',
+  'search_original_bare_key',
 ] as const;
 
 const RATING_STAGING_COLUMNS = ['seq', 'imdb_id', 'average', 'votes'] as const;
@@ -119,9 +124,6 @@ const LIVE_COLUMNS: ReadonlyArray<[column: string, fromStaging: string]> = [
   ['rating_average', 's.rating_average'],
   ['rating_votes', 's.rating_votes'],
   ['enriched', 's.enriched'],
-  ['search_vector', `array_to_tsvector(string_to_array(s.search_lexemes, ' '))`],
-  ['search_title_key', 's.search_title_key'],
-  ['search_original_key', 's.search_original_key'],
   // The digest of the whole staged row: equal digests mean nothing to rewrite.
   ['source_hash', 'md5(s::text)'],
 ];
@@ -153,11 +155,16 @@ export interface CatalogSource {
   enrichments?: Records<EnrichmentRecord>;
 }
 
+/** What a load does once its inputs are staged. */
+export type LoadPhase = 'merge' | 'search-index' | 'statistics';
+
 export interface CatalogLoadOptions {
   /** Reported by /health; derived from the content when absent. */
   catalogVersion?: string | null;
-  /** Called when every input is staged, before the merge transaction starts. */
-  onStaged?: () => void;
+  /** Called as the load enters each phase after staging (the merge transaction starts with 'merge'). */
+  onPhase?: (phase: LoadPhase) => void;
+  /** Tokens in at least this many titles get pair lists (see DEFAULT_PAIR_MIN_TITLES). */
+  pairMinTitles?: number;
 }
 
 export interface CatalogLoadResult {
@@ -194,6 +201,10 @@ export class CatalogWriter {
       try {
         // The pool's statement timeout guards API queries; a full-catalog merge may take minutes.
         await session.query('SET statement_timeout = 0');
+        // Ranked lists are aggregated from sorted input: no parallel partial aggregates. The sorts
+        // of a 1.3M-title load fit in memory on a server (the embedded database keeps its default).
+        await session.query('SET max_parallel_workers_per_gather = 0');
+        if (this.db.engine === 'postgres') await session.query(`SET work_mem = '${LOAD_WORK_MEM}'`);
         await this.createStagingTables(session);
         await this.stage(session, 'title_staging', TITLE_STAGING_COLUMNS, titleRows(source.titles));
         if (source.ratings) {
@@ -210,13 +221,24 @@ export class CatalogWriter {
           await session.query(APPLY_ENRICHMENT_SQL, [SERIES_TYPES]);
         }
         const version = options.catalogVersion ?? (await contentVersion(session));
-        options.onStaged?.();
-        return await session.transaction((tx) => this.merge(tx, version));
+        const pairMinTitles = options.pairMinTitles ?? DEFAULT_PAIR_MIN_TITLES;
+        options.onPhase?.('merge');
+        const result = await session.transaction(async (tx) => {
+          const merged = await this.merge(tx, version);
+          options.onPhase?.('search-index');
+          await buildSearchIndex(tx, pairMinTitles);
+          return merged;
+        });
+        options.onPhase?.('statistics');
+        await refreshStatistics(session);
+        return result;
       } catch (error) {
         throw translateLoadError(error);
       } finally {
         await session.query(DROP_STAGING_SQL).catch(() => undefined);
-        await session.query('RESET statement_timeout').catch(() => undefined);
+        for (const setting of ['statement_timeout', 'max_parallel_workers_per_gather', 'work_mem']) {
+          await session.query(`RESET ${setting}`).catch(() => undefined);
+        }
         await session.query('SELECT pg_advisory_unlock($1)', [LOAD_LOCK_KEY]).catch(() => undefined);
       }
     });
@@ -230,7 +252,8 @@ export class CatalogWriter {
       plot text, languages text, countries text, directors text, writers text, actors text,
       awards text, poster_url text, box_office text, production text, total_seasons integer,
       rating_average numeric(3, 1) NOT NULL, rating_votes integer NOT NULL, enriched boolean NOT NULL,
-      search_lexemes text NOT NULL, search_title_key text NOT NULL, search_original_key text)`);
+      search_lexemes text NOT NULL, search_title_key text NOT NULL, search_title_bare_key text NOT NULL,
+      search_original_key text, search_original_bare_key text)`);
     await session.query(`CREATE TEMP TABLE rating_staging (
       seq integer NOT NULL, imdb_id text NOT NULL, average numeric(3, 1) NOT NULL, votes integer NOT NULL)`);
     await session.query(`CREATE TEMP TABLE enrichment_staging (
@@ -331,6 +354,15 @@ async function contentVersion(session: SqlExecutor): Promise<string> {
   return row.version;
 }
 
+/**
+ * Fresh planner statistics for every table the load changed (autovacuum may be off or late), and a
+ * visibility map for the rebuilt search tables. Outside the transaction: VACUUM cannot run inside one.
+ */
+async function refreshStatistics(session: SqlExecutor): Promise<void> {
+  await session.query(`VACUUM (ANALYZE) ${SEARCH_TABLES.join(', ')}`);
+  await session.query('ANALYZE titles, catalog_state');
+}
+
 /** Runs a data-changing statement and counts its rows in the database, not in Node. */
 async function countAffected(tx: SqlExecutor, statement: string): Promise<number> {
   const [result] = await tx.query<{ count: number }>(
@@ -368,7 +400,9 @@ async function* titleRows(records: Records<TitleRecord>): AsyncGenerator<Staging
       record.enriched,
       search.lexemes.join(' '),
       search.titleKey,
+      search.titleBareKey,
       search.originalKey,
+      search.originalBareKey,
     ];
   }
 }

@@ -5,12 +5,13 @@ import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
 import { CatalogStateRepository } from './catalog-state.repository';
 import { CatalogWriter } from './catalog-writer';
+import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CatalogStateEntity])],
   controllers: [CatalogController],
-  providers: [CatalogService, TitleRepository, CatalogStateRepository, CatalogWriter],
+  providers: [CatalogService, TitleRepository, TitleSearchRepository, CatalogStateRepository, CatalogWriter],
   exports: [CatalogStateRepository, CatalogWriter],
 })
 export class CatalogModule {}

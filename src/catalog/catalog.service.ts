@@ -6,14 +6,18 @@ import type { SearchQueryDto } from './dto/search-query.dto';
 import { searchQuery } from './search/search-text';
 import type { Title } from './title';
 import { type TitleRow, serializeTitle } from './title.serializer';
+import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
 @Injectable()
 export class CatalogService {
-  constructor(private readonly titles: TitleRepository) {}
+  constructor(
+    private readonly titles: TitleRepository,
+    private readonly titleSearch: TitleSearchRepository,
+  ) {}
 
   async search(query: SearchQueryDto): Promise<Page<Title>> {
-    const result = await this.titles.search(
+    const result = await this.titleSearch.search(
       searchQuery(query.q),
       { type: query.type, year: query.year },
       { limit: query.limit, offset: pageOffset(query.page, query.limit) },

@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
 import { releaseEmbeddedDatabaseLocks } from './embedded-lock';
+import { EmbeddedSearchDatabase, PostgresSearchDatabase, SearchDatabase } from './search-database';
 import { runPendingMigrations } from './migration-runner';
 
 /** The names of the migrations this process applied at start (empty when the schema was current). */
@@ -46,8 +47,16 @@ export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
         return new PostgresDatabase((dataSource.driver as PostgresDriver).master as Pool);
       },
     },
+    {
+      provide: SearchDatabase,
+      inject: [Database, APP_CONFIG],
+      useFactory: (db: Database, config: AppConfig): SearchDatabase =>
+        config.database.kind === 'postgres'
+          ? new PostgresSearchDatabase(config.database.url)
+          : new EmbeddedSearchDatabase(db),
+    },
   ],
-  exports: [Database, APPLIED_MIGRATIONS],
+  exports: [Database, SearchDatabase, APPLIED_MIGRATIONS],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CatalogWriter } from '../catalog/catalog-writer';
+import { CatalogWriter, type LoadPhase } from '../catalog/catalog-writer';
 import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
 import {
   BASICS_COLUMNS,
@@ -21,11 +21,11 @@ export interface IngestFiles {
   enrichment?: string;
 }
 
-export type IngestPhase = 'basics' | 'ratings' | 'enrichment' | 'merge';
+export type IngestPhase = 'basics' | 'ratings' | 'enrichment' | LoadPhase;
 
 export interface IngestOptions {
   catalogVersion?: string;
-  /** Called as rows are read (about every 10,000 rows) and when the merge starts. */
+  /** Called as rows are read (about every 10,000 rows) and as each later phase starts. */
   onProgress?: (phase: IngestPhase, rowsRead: number) => void;
 }
 
@@ -99,7 +99,7 @@ export class CatalogIngestService {
               )
             : undefined,
       },
-      { catalogVersion: options.catalogVersion, onStaged: () => progress('merge', 0) },
+      { catalogVersion: options.catalogVersion, onPhase: (phase) => progress(phase, 0) },
     );
     return {
       catalogVersion: result.catalogVersion,

@@ -16,7 +16,11 @@ const PHASE_LABELS: Record<IngestPhase, string> = {
   ratings: 'reading ratings',
   enrichment: 'reading enrichment',
   merge: 'merging into the live catalog',
+  'search-index': 'building the search lists',
+  statistics: 'refreshing planner statistics',
 };
+
+const READ_PHASES: ReadonlySet<IngestPhase> = new Set(['basics', 'ratings', 'enrichment']);
 
 @Command({
   name: 'catalog:ingest',
@@ -79,10 +83,9 @@ function terminalProgress() {
     lastDraw = Date.now();
     const seconds = (lastDraw - phaseStarted) / 1000;
     const rate = seconds > 0 ? Math.round(latestRows / seconds) : 0;
-    const detail =
-      phase === 'merge'
-        ? '…'
-        : `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`;
+    const detail = READ_PHASES.has(phase!)
+      ? `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`
+      : `… ${seconds.toFixed(0)} s`;
     process.stderr.write(`\r\x1b[2K${PHASE_LABELS[phase!]}${detail}`);
   };
   return {

@@ -5,7 +5,7 @@ import {
   searchDocument,
   searchQuery,
   searchTokens,
-  toTsQuery,
+  withoutLeadingArticle,
 } from './search-text';
 
 describe('search text rules', () => {
@@ -48,9 +48,17 @@ describe('search text rules', () => {
     const doc = searchDocument('Amélie', "Le fabuleux destin d'Amélie Poulain");
     expect(doc.lexemes.sort()).toEqual(['amelie', 'd', 'destin', 'fabuleux', 'le', 'poulain']);
     expect(doc.titleKey).toBe('amelie');
+    expect(doc.titleBareKey).toBe('amelie');
     expect(doc.originalKey).toBe('le fabuleux destin d amelie poulain');
+    expect(doc.originalBareKey).toBe('fabuleux destin d amelie poulain');
     expect(searchDocument('Up', null).originalKey).toBeNull();
-    expect(searchDocument('!!!', null)).toEqual({ lexemes: [], titleKey: '', originalKey: null });
+    expect(searchDocument('!!!', null)).toEqual({
+      lexemes: [],
+      titleKey: '',
+      titleBareKey: '',
+      originalKey: null,
+      originalBareKey: null,
+    });
   });
 
   it('uses the first 20 tokens of a query', () => {
@@ -60,8 +68,16 @@ describe('search text rules', () => {
     expect(query.key).toBe(words.slice(0, 20).join(' '));
   });
 
-  it('quotes each distinct token as one required lexeme', () => {
-    expect(toTsQuery(['the', 'office', 'the'])).toBe("'the' & 'office'");
-    expect(toTsQuery(["it's"])).toBe("'it\\'s'");
+  it('sets aside one leading article, only when something follows it', () => {
+    expect(withoutLeadingArticle(['the', 'batman'])).toEqual(['batman']);
+    expect(withoutLeadingArticle(['l', 'avventura'])).toEqual(['avventura']);
+    expect(withoutLeadingArticle(['the', 'the', 'end'])).toEqual(['the', 'end']);
+    expect(withoutLeadingArticle(['the'])).toEqual(['the']);
+    expect(withoutLeadingArticle(['batman', 'the'])).toEqual(['batman', 'the']);
+    expect(searchQuery('The Lord of the Rings')).toEqual({
+      tokens: ['the', 'lord', 'of', 'the', 'rings'],
+      key: 'the lord of the rings',
+      bareKey: 'lord of the rings',
+    });
   });
 });

@@ -56,11 +56,47 @@ export function searchTokens(text: string): string[] {
   return Array.from(normalizeSearchText(text).matchAll(TOKEN), ([token]) => foldToken(token));
 }
 
-/** What a title stores for search: its lexemes and the token keys that mark an exact title match. */
+/**
+ * Leading articles a title or query may set aside for the near-exact tier ("batman" finds "The
+ * Batman"): English, and the common French, Spanish, Italian and German ones. Only a first token
+ * is set aside, and only when something follows it.
+ */
+export const LEADING_ARTICLES: readonly string[] = [
+  'the',
+  'a',
+  'an',
+  'le',
+  'la',
+  'les',
+  'l',
+  'el',
+  'los',
+  'las',
+  'il',
+  'lo',
+  'gli',
+  'der',
+  'die',
+  'das',
+  'un',
+  'une',
+];
+const ARTICLES = new Set(LEADING_ARTICLES);
+
+/** The tokens without a leading article ("the batman" → "batman"; "the" alone stays "the"). */
+export function withoutLeadingArticle(tokens: readonly string[]): readonly string[] {
+  return tokens.length > 1 && ARTICLES.has(tokens[0]) ? tokens.slice(1) : tokens;
+}
+
+/** What a title stores for search: its lexemes and the token keys the relevance tiers compare. */
 export interface SearchDocument {
   lexemes: string[];
+  /** The title's tokens joined by single spaces. */
   titleKey: string;
+  /** The same without a leading article (equal to titleKey when there is none). */
+  titleBareKey: string;
   originalKey: string | null;
+  originalBareKey: string | null;
 }
 
 export function searchDocument(title: string, originalTitle: string | null): SearchDocument {
@@ -74,22 +110,22 @@ export function searchDocument(title: string, originalTitle: string | null): Sea
   return {
     lexemes: [...lexemes],
     titleKey: titleTokens.join(' '),
+    titleBareKey: withoutLeadingArticle(titleTokens).join(' '),
     originalKey: originalTokens === null ? null : originalTokens.join(' '),
+    originalBareKey: originalTokens === null ? null : withoutLeadingArticle(originalTokens).join(' '),
   };
 }
 
-/** A validated search: the tokens used (at most 20) and the key an exact title would have. */
+/** A validated search: the tokens used (at most 20) and the keys the relevance tiers compare. */
 export interface SearchQuery {
   tokens: string[];
+  /** The tokens joined by single spaces. */
   key: string;
+  /** The same without a leading article. */
+  bareKey: string;
 }
 
 export function searchQuery(rawText: string): SearchQuery {
   const tokens = searchTokens(rawText).slice(0, MAX_QUERY_TOKENS);
-  return { tokens, key: tokens.join(' ') };
-}
-
-/** The query as a `tsquery` literal: every distinct token required, each quoted as one lexeme. */
-export function toTsQuery(tokens: readonly string[]): string {
-  return [...new Set(tokens)].map((token) => `'${token.replace(/['\\]/g, (c) => `\\${c}`)}'`).join(' & ');
+  return { tokens, key: tokens.join(' '), bareKey: withoutLeadingArticle(tokens).join(' ') };
 }

@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   over-count a key's month (by at most one unused block), never under-count it.
  * This month's usage moves over from quota_usage; the per-request tables go.
  */
-export class AllowanceCounters1763740000000 implements MigrationInterface {
-  name = 'AllowanceCounters1763740000000';
+export class AllowanceCounters1763750000000 implements MigrationInterface {
+  name = 'AllowanceCounters1763750000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     for (const [table, unlogged] of [

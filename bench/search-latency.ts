@@ -1,0 +1,170 @@
+/**
+ * Search latency per query class at full scale, one client, against a running server; each query
+ * is asked once cold (first time) then 5 times warm; p50/p95 per class. With --naive-url, the naive
+ * query (GIN on the wide titles row + exact count, as on main before issue 9) runs in the same run on
+ * a database loaded by that code, straight in SQL (no HTTP: a lower bound of its cost), for ratios.
+ *
+ *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
+ *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] [--rounds 3]
+ *
+ * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
+ */
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://127.0.0.1:4101' },
+    key: { type: 'string' },
+    'naive-url': { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    warm: { type: 'string', default: '5' },
+  },
+});
+const base = new URL(values.url!);
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) throw new Error('loopback targets only');
+
+interface Search {
+  q: string;
+  type?: string;
+  year?: number;
+  page?: number;
+}
+
+/** Five queries per class (tokens chosen on the seed-42 catalog by how many titles hold them). */
+const CLASSES: Record<string, Search[]> = {
+  rare: ['beikys', 'prukrock', 'shanouek', 'vouhoukriast', 'beikrist'].map((q) => ({ q })),
+  mid: ['school', 'river', 'affair', 'africa', 'army'].map((q) => ({ q })),
+  common: ['the', 'of', 'love', 'man', 'night'].map((q) => ({ q })),
+  'two common': ['the man', 'of the', 'the night', 'love of', 'the last'].map((q) => ({ q })),
+  'common + type': [
+    { q: 'the', type: 'movie' },
+    { q: 'of', type: 'tv_series' },
+    { q: 'love', type: 'movie' },
+    { q: 'man', type: 'tv_movie' },
+    { q: 'night', type: 'tv_series' },
+  ],
+  'common + year': [
+    { q: 'love', year: 2015 },
+    { q: 'the', year: 2000 },
+    { q: 'of', year: 2010 },
+    { q: 'man', year: 1995 },
+    { q: 'night', year: 2020 },
+  ],
+  'deep page': [
+    { q: 'the', page: 500 },
+    { q: 'the', page: 2000 },
+    { q: 'of', page: 1000 },
+    { q: 'love', page: 2000 },
+    { q: 'man', page: 1500 },
+  ],
+  'short tokens': ['up', '9', 'it', 'a', 's'].map((q) => ({ q })),
+  'three words': ['night of the', 'the last man', 'love of the', 'the man of', 'the king of'].map((q) => ({
+    q,
+  })),
+  'rare + common': ['the beikys', 'school of', 'the army', 'love affair', 'man africa'].map((q) => ({ q })),
+};
+
+function path(search: Search): string {
+  const params = new URLSearchParams({ q: search.q, limit: '20' });
+  if (search.type) params.set('type', search.type);
+  if (search.year) params.set('year', String(search.year));
+  params.set('page', String(search.page ?? 1));
+  return `/v1/search?${params}`;
+}
+
+async function timeHttp(search: Search): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(new URL(path(search), base), {
+    headers: { Authorization: `Bearer ${values.key}` },
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${path(search)} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** main's query (before issue 9): GIN match, count and ranked page as two statements. */
+async function timeNaive(client: Client, search: Search): Promise<number> {
+  const tokens = search.q.split(' ');
+  const tsquery = [...new Set(tokens)].map((token) => `'${token}'`).join(' & ');
+  const params: unknown[] = [tsquery];
+  let where = 'search_vector @@ $1::tsquery';
+  if (search.type) where += ` AND type = $${params.push(search.type)}`;
+  if (search.year) where += ` AND year = $${params.push(search.year)}`;
+  const n = params.length;
+  const started = performance.now();
+  await client.query(`SELECT count(*)::int FROM titles WHERE ${where}`, params);
+  await client.query(
+    `SELECT * FROM titles WHERE ${where}
+     ORDER BY CASE WHEN search_title_key = $${n + 1} OR search_original_key = $${n + 1} THEN 2.0
+                   ELSE $${n + 2}::float8 / greatest(length(search_vector), 1) END DESC, rating_votes DESC, id
+     LIMIT 20 OFFSET $${n + 3}`,
+    [...params, tokens.join(' '), new Set(tokens).size, ((search.page ?? 1) - 1) * 20],
+  );
+  return performance.now() - started;
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+async function measure(
+  run: (search: Search) => Promise<number>,
+  searches: Search[],
+  warmTimes: number,
+): Promise<{ cold: number[]; warm: number[] }> {
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (const search of searches) cold.push(await run(search));
+  for (let i = 0; i < warmTimes; i++) for (const search of searches) warm.push(await run(search));
+  return { cold, warm };
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(values.rounds);
+  const warmTimes = Number(values.warm);
+  const naive = values['naive-url'] ? new Client({ connectionString: values['naive-url'] }) : null;
+  await naive?.connect();
+  type Row = Record<string, number>;
+  const results: Record<string, Row[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, searches] of Object.entries(CLASSES)) {
+      // Cold differs per round: a page number no earlier round asked keeps the query "first time".
+      const variant = round === 0 ? searches : searches.map((s) => ({ ...s, page: (s.page ?? 1) + round }));
+      const ours = await measure(timeHttp, variant, warmTimes);
+      const row: Row = {
+        cold_p95: round1(percentile(ours.cold, 95)),
+        warm_p50: round1(percentile(ours.warm, 50)),
+        warm_p95: round1(percentile(ours.warm, 95)),
+      };
+      if (naive) {
+        const theirs = await measure((s) => timeNaive(naive, s), variant, 1);
+        row.naive_cold_p95 = round1(percentile(theirs.cold, 95));
+        row.naive_warm_p95 = round1(percentile(theirs.warm, 95));
+        row.ratio_warm_p95 = round1(row.naive_warm_p95 / row.warm_p95);
+      }
+      (results[name] ??= []).push(row);
+      console.log(JSON.stringify({ round, class: name, ...row }));
+    }
+  }
+  await naive?.end();
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(
+    '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | naive warm p95 ms | naive ÷ ours (warm p95) |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, rows] of Object.entries(results)) {
+    const m = (key: string) => (rows[0][key] === undefined ? '–' : String(median(rows.map((r) => r[key]))));
+    console.log(
+      `| ${name} | ${m('cold_p95')} | ${m('warm_p50')} | ${m('warm_p95')} | ${m('naive_warm_p95')} | ${m('ratio_warm_p95')} |`,
+    );
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

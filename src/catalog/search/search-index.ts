@@ -1,0 +1,157 @@
+import type { SqlExecutor } from '../../database/database';
+import { MOVIE_TYPES, TITLE_TYPES } from '../title';
+import { relevanceTierSql } from './relevance';
+import { LEADING_ARTICLES } from './search-text';
+
+/**
+ * Tokens in at least this many titles are "frequent": every ordered pair of frequent tokens that
+ * some title holds gets its own ranked list, so two common words ("the man", "of the") are a slice
+ * too. At 1.3M titles that is ~30 tokens and ~0.5M list entries (5,000 would give ~110 tokens and
+ * ~2M entries: a third more load time for pairs of words in 5,000 to 20,000 titles).
+ */
+export const DEFAULT_PAIR_MIN_TITLES = 20_000;
+
+/** The derived tables a load rebuilds, in the order readers lock them (see TitleSearchRepository). */
+const DERIVED_TABLES = ['search_lists', 'title_search'] as const;
+
+/**
+ * Builds the search and list storage of the catalog just merged, inside the load transaction:
+ * title_search (the narrow row per title, with its vote and list ranks) and search_lists (every
+ * token's, and every frequent pair's, matching ids in relevance order, whole, per year and per type),
+ * under temporary names, then swaps them in. Readers keep the old tables until the commit.
+ *
+ * Everything is set operations in SQL; the one ordering rule is `relevanceTierSql` and vote_rank.
+ */
+export async function buildSearchIndex(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
+  for (const table of DERIVED_TABLES) await createEmpty(tx, table);
+  await fillTitleSearch(tx);
+  await copyIndexes(tx, 'title_search');
+  await fillSearchLists(tx, pairMinTitles);
+  await copyIndexes(tx, 'search_lists');
+  for (const table of DERIVED_TABLES) await swap(tx, table);
+  await tx.query(`UPDATE catalog_state SET search_pair_min_titles = $1 WHERE id = 1`, [pairMinTitles]);
+}
+
+/** The tables a load changes, for the statistics pass after the commit. */
+export const SEARCH_TABLES: readonly string[] = DERIVED_TABLES;
+
+function next(table: string): string {
+  return `${table}_next`;
+}
+
+async function createEmpty(tx: SqlExecutor, table: string): Promise<void> {
+  await tx.query(`DROP TABLE IF EXISTS ${next(table)}`);
+  await tx.query(`CREATE TABLE ${next(table)} (LIKE ${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
+}
+
+/**
+ * One narrow row per title. vote_rank orders the whole catalog by votes descending, then id;
+ * list_rank counts within the title's family in that same order (one sort for both).
+ */
+async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${next('title_search')} (id, type, year, votes, vote_rank, family, list_rank, lexemes,
+       title_key, title_bare_key, original_key, original_bare_key)
+     SELECT id, type, year, votes, vote_rank, family,
+            CASE WHEN family = 'movies' THEN movies_so_far ELSE vote_rank - movies_so_far END,
+            lexemes, title_key, title_bare_key, original_key, original_bare_key
+     FROM (
+       SELECT t.id, s.type, s.year, s.rating_votes AS votes,
+              CASE WHEN s.type = ANY($1::text[]) THEN 'movies' ELSE 'series' END AS family,
+              row_number() OVER w AS vote_rank,
+              count(*) FILTER (WHERE s.type = ANY($1::text[])) OVER w AS movies_so_far,
+              string_to_array(s.search_lexemes, ' ') AS lexemes,
+              s.search_title_key AS title_key, s.search_title_bare_key AS title_bare_key,
+              s.search_original_key AS original_key, s.search_original_bare_key AS original_bare_key
+       FROM title_staging s JOIN titles t ON t.imdb_id = s.imdb_id
+       WINDOW w AS (ORDER BY s.rating_votes DESC, t.id ROWS UNBOUNDED PRECEDING)
+     ) ranked`,
+    [MOVIE_TYPES],
+  );
+}
+
+/**
+ * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
+ * of frequent tokens, title), ranked by the tier the title has for that key as a query, then
+ * vote_rank. The entries are sorted once into a temporary table (no WAL); the lists are then
+ * aggregated per key (year 0, with one list per type beside it) and per (key, start year).
+ */
+async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
+  await tx.query('DROP TABLE IF EXISTS search_frequent_tokens, search_entries');
+  await tx.query(
+    `CREATE TEMP TABLE search_frequent_tokens ON COMMIT DROP AS
+     SELECT token FROM ${next('title_search')}, unnest(lexemes) AS token
+     GROUP BY token HAVING count(*) >= $1`,
+    [pairMinTitles],
+  );
+  const pairKey = `(a.token || ' ' || b.token)`;
+  const pairBareKey = `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`;
+  await tx.query(
+    `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
+     SELECT * FROM (
+       SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year, s.vote_rank,
+              ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
+       FROM ${next('title_search')} s CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
+       UNION ALL
+       SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, s.vote_rank,
+              ${relevanceTierSql('s', pairKey, pairBareKey)}
+       FROM ${next('title_search')} s
+       CROSS JOIN LATERAL (
+         SELECT array_agg(token) AS tokens FROM unnest(s.lexemes) AS token
+         WHERE token IN (SELECT token FROM search_frequent_tokens)
+       ) f
+       CROSS JOIN LATERAL unnest(f.tokens) AS a(token)
+       CROSS JOIN LATERAL unnest(f.tokens) AS b(token)
+       WHERE a.token <> b.token
+     ) entries
+     ORDER BY key, tier DESC, vote_rank`,
+    [LEADING_ARTICLES],
+  );
+  const typeLists = TITLE_TYPES.map((type) => `array_agg(id) FILTER (WHERE type = '${type}')`).join(', ');
+  const columns = `key, year, total, ids, ${TITLE_TYPES.join(', ')}`;
+  // The entries table is read in the order it was written (a temporary table's sequential scan
+  // starts at its first block), and a hash aggregate appends to each group in input order; sorting
+  // again by key alone would not keep that order, so sorting is off for these two statements.
+  await tx.query('SET LOCAL enable_sort = off');
+  await tx.query(
+    `INSERT INTO ${next('search_lists')} (${columns})
+     SELECT key, 0, count(*), array_agg(id), ${typeLists} FROM search_entries GROUP BY key`,
+  );
+  // Per year, the whole list only: a type and a year together rank that (smaller) list.
+  await tx.query(
+    `INSERT INTO ${next('search_lists')} (key, year, total, ids)
+     SELECT key, year, count(*), array_agg(id)
+     FROM search_entries WHERE year IS NOT NULL GROUP BY key, year`,
+  );
+  await tx.query('SET LOCAL enable_sort = on');
+}
+
+/**
+ * The live table's indexes (written once, in the migrations), recreated on the new table after it
+ * is filled (a bulk build is far cheaper than maintaining them row by row).
+ */
+async function copyIndexes(tx: SqlExecutor, table: string): Promise<void> {
+  const indexes = await tx.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename = $1`,
+    [table],
+  );
+  for (const { name, definition } of indexes) {
+    await tx.query(
+      definition
+        .replace(`INDEX ${name} ON `, `INDEX ${next(name)} ON `)
+        .replace(new RegExp(` ON ((?:\\S+\\.)?)${table} USING `), ` ON $1${next(table)} USING `),
+    );
+  }
+}
+
+/** Drops the live table and renames the new one (and its indexes) into its place. */
+async function swap(tx: SqlExecutor, table: string): Promise<void> {
+  const indexes = await tx.query<{ name: string }>(
+    `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1`,
+    [table],
+  );
+  await tx.query(`DROP TABLE ${table}`);
+  await tx.query(`ALTER TABLE ${next(table)} RENAME TO ${table}`);
+  for (const { name } of indexes) await tx.query(`ALTER INDEX ${next(name)} RENAME TO ${name}`);
+}

@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { SearchDatabase } from '../../database/search-database';
+import type { TitleType } from '../title';
+import { titleSelectSql } from '../title-columns';
+import type { TitleRow } from '../title.serializer';
+import type { Slice } from '../title.repository';
+import { relevanceTierSql } from './relevance';
+import type { SearchQuery } from './search-text';
+
+export interface SearchFilters {
+  type?: TitleType;
+  year?: number;
+}
+
+export interface SearchResult {
+  rows: TitleRow[];
+  total: number;
+}
+
+/** search_lists rows for "every year" hold year 0 (start years are 1800 to 2100). */
+const ANY_YEAR = 0;
+
+/** The search_lists column holding the list for a type filter (a whitelisted identifier). */
+function listColumn(type: TitleType | undefined): string {
+  return type ?? 'ids';
+}
+
+/**
+ * Titles holding every query token, in relevance order (see `relevance.ts`), then votes, then id.
+ *
+ * Three ways to the same answer, all bounded at 1.3M titles:
+ * - the query is one token, or two distinct frequent tokens: its ranked list was precomputed by the
+ *   loader (search_lists, per year and per type too), so a page is a slice and the total its length;
+ * - otherwise: the smallest precomputed list that every match belongs to (the rarest token's, or the
+ *   rarest pair's) is the candidate set; candidates are checked and ranked on the narrow title_search;
+ * - `searchPlain`: the definition itself over title_search, for small catalogs and the equivalence test.
+ */
+@Injectable()
+export class TitleSearchRepository {
+  constructor(private readonly db: SearchDatabase) {}
+
+  async search(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
+    const distinct = [...new Set(query.tokens)];
+    if (query.tokens.length === 1) return this.exactKey(query, query.key, filters, slice);
+
+    const plan = await this.listSizes(distinct);
+    if (distinct.some((token) => plan.totals.get(token) === undefined)) return { rows: [], total: 0 };
+    const frequent = (token: string) =>
+      plan.pairMinTitles !== null && plan.totals.get(token)! >= plan.pairMinTitles;
+    if (query.tokens.length === 2 && distinct.length === 2 && distinct.every(frequent)) {
+      return this.exactKey(query, query.key, filters, slice);
+    }
+    let candidates = distinct[0];
+    for (const key of plan.totals.keys()) {
+      if (plan.totals.get(key)! < plan.totals.get(candidates)!) candidates = key;
+    }
+    // Two frequent tokens always have a pair list when some title holds both.
+    for (const [a, b] of pairs(distinct.filter(frequent))) {
+      if (!plan.totals.has(`${a} ${b}`)) return { rows: [], total: 0 };
+    }
+    return this.rankCandidates(query, candidates, filters, slice);
+  }
+
+  /** The definition: every title_search row holding all tokens, ranked in SQL. */
+  async searchPlain(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
+    const params: unknown[] = [
+      query.key,
+      query.bareKey,
+      [...new Set(query.tokens)],
+      slice.limit,
+      slice.offset,
+    ];
+    let where = 's.lexemes @> $3::text[]';
+    if (filters.type !== undefined) where += ` AND s.type = $${params.push(filters.type)}`;
+    if (filters.year !== undefined) where += ` AND s.year = $${params.push(filters.year)}`;
+    return this.page(
+      `WITH matches AS (
+         SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.votes
+         FROM title_search s WHERE ${where}
+       )`,
+      (m) => `${m}tier DESC, ${m}votes DESC, ${m}id`,
+      params,
+    );
+  }
+
+  /** The query's own precomputed list; per-year lists have no per-type lists beside them. */
+  private exactKey(query: SearchQuery, key: string, filters: SearchFilters, slice: Slice) {
+    return filters.type !== undefined && filters.year !== undefined
+      ? this.rankCandidates(query, key, filters, slice)
+      : this.rankedList(key, filters, slice);
+  }
+
+  /** A precomputed list: the page is a slice of it, the total its length. One round trip. */
+  private async rankedList(key: string, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
+    const column = listColumn(filters.type);
+    const rows = await this.db.query<TitleRow & { total: number }>(
+      `SELECT coalesce(${filters.type === undefined ? 'l.total' : 'cardinality(l.list)'}, 0)::int AS total,
+              ${titleSelectSql('t')}
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (
+         SELECT total, ${column} AS list FROM search_lists WHERE key = $1 AND year = $2
+       ) l ON true
+       LEFT JOIN LATERAL unnest(l.list[$3::int + 1 : $3::int + $4::int]) WITH ORDINALITY AS p(id, pos) ON true
+       LEFT JOIN titles t ON t.id = p.id
+       ORDER BY p.pos`,
+      [key, filters.year ?? ANY_YEAR, slice.offset, slice.limit],
+    );
+    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
+  }
+
+  /** The sizes of the whole-catalog lists of the tokens and their pairs, and the pair threshold. */
+  private async listSizes(
+    tokens: string[],
+  ): Promise<{ totals: Map<string, number>; pairMinTitles: number | null }> {
+    const keys = [...tokens, ...pairs(tokens).map(([a, b]) => `${a} ${b}`)];
+    const rows = await this.db.query<{ key: string | null; total: number | null; pair_min: number | null }>(
+      `SELECT l.key, l.total, state.search_pair_min_titles AS pair_min
+       FROM (SELECT search_pair_min_titles FROM catalog_state WHERE id = 1) state
+       LEFT JOIN search_lists l ON l.key = ANY($1::text[]) AND l.year = ${ANY_YEAR}`,
+      [keys],
+    );
+    const totals = new Map<string, number>();
+    for (const row of rows) if (row.key !== null && row.total !== null) totals.set(row.key, row.total);
+    return { totals, pairMinTitles: rows[0]?.pair_min ?? null };
+  }
+
+  /** Ranks the titles of one precomputed list that hold every query token. */
+  private rankCandidates(
+    query: SearchQuery,
+    candidates: string,
+    filters: SearchFilters,
+    slice: Slice,
+  ): Promise<SearchResult> {
+    const byYear = filters.year !== undefined;
+    const params: unknown[] = [
+      query.key,
+      query.bareKey,
+      [...new Set(query.tokens)],
+      slice.limit,
+      slice.offset,
+      candidates,
+      filters.year ?? ANY_YEAR,
+    ];
+    // A year's list has no per-type lists beside it: the type is checked on title_search.
+    const typeCheck =
+      byYear && filters.type !== undefined ? ` AND s.type = $${params.push(filters.type)}` : '';
+    return this.page(
+      // search_lists before title_search: the loader locks them in this order when it swaps them.
+      `WITH matches AS (
+         SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.vote_rank
+         FROM search_lists l
+         CROSS JOIN LATERAL unnest(l.${byYear ? 'ids' : listColumn(filters.type)}) AS c(id)
+         JOIN title_search s ON s.id = c.id
+         WHERE l.key = $6 AND l.year = $7 AND s.lexemes @> $3::text[]${typeCheck}
+       )`,
+      // vote_rank is the title's position by votes descending, then id: the same order.
+      (m) => `${m}tier DESC, ${m}vote_rank`,
+      params,
+    );
+  }
+
+  /**
+   * The count and one ordered page of a `matches` CTE, with the titles' columns, in one round trip.
+   * `order` gives the ORDER BY columns of matches under a prefix; $4 and $5 are limit and offset.
+   */
+  private async page(
+    matchesCte: string,
+    order: (prefix: string) => string,
+    params: unknown[],
+  ): Promise<SearchResult> {
+    const rows = await this.db.query<TitleRow & { total: number }>(
+      `${matchesCte}
+       SELECT (SELECT count(*) FROM matches)::int AS total, ${titleSelectSql('t')}
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${order('')} LIMIT $4 OFFSET $5) m ON true
+       LEFT JOIN titles t ON t.id = m.id
+       ORDER BY ${order('m.')}`,
+      params,
+    );
+    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
+  }
+}
+
+/** Every unordered pair of distinct tokens, each once, in the order given. */
+function pairs(tokens: readonly string[]): Array<[string, string]> {
+  const result: Array<[string, string]> = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (let j = i + 1; j < tokens.length; j++) result.push([tokens[i], tokens[j]]);
+  }
+  return result;
+}

@@ -1,0 +1,76 @@
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { Pool } from 'pg';
+import { hardenPool } from './resilient-client';
+import { POSTGRES_POOL } from './data-source-options';
+import type { Database, SqlExecutor } from './database';
+
+/**
+ * Searches get their own bounded share of the database, so a slow or heavy search never makes
+ * lookups, lists, /health or limit checks wait for a connection: on PostgreSQL a small pool of its
+ * own with a statement timeout (a search that cannot finish in time fails promptly, and the filter
+ * answers 500 INTERNAL_ERROR); on the embedded database, which runs one statement at a time anyway,
+ * a limit on how many searches are queued at once.
+ */
+export abstract class SearchDatabase implements SqlExecutor {
+  abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/** The search pool's overrides of the shared pool options. */
+export const SEARCH_POOL = {
+  max: 4,
+  statement_timeout: 2_000,
+  connectionTimeoutMillis: 2_000,
+};
+
+/** Searches waiting or running at once on the embedded database; more wait their turn. */
+export const EMBEDDED_SEARCH_CONCURRENCY = 2;
+
+export class PostgresSearchDatabase extends SearchDatabase implements OnApplicationShutdown {
+  private readonly pool: Pool;
+
+  constructor(url: string) {
+    super();
+    // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
+    // every pool: a connection that dies never ends the process; the next search opens a new one.
+    this.pool = hardenPool(
+      new Pool({
+        ...POSTGRES_POOL,
+        ...SEARCH_POOL,
+        connectionString: url,
+        application_name: 'catalog-api-search',
+      }),
+    );
+  }
+
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query(sql, params as unknown[])).rows as Row[];
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+export class EmbeddedSearchDatabase extends SearchDatabase {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly db: Database) {
+    super();
+  }
+
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    if (this.running >= EMBEDDED_SEARCH_CONCURRENCY) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await this.db.query<Row>(sql, params);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}

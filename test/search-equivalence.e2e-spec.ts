@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { type SearchFilters, TitleSearchRepository } from '../src/catalog/search/title-search.repository';
+import { searchQuery } from '../src/catalog/search/search-text';
+import { TITLE_TYPES, type TitleRecord } from '../src/catalog/title';
+import { TitleRepository } from '../src/catalog/title.repository';
+import { type TestApp, createTestApp } from './support/test-app';
+import { titleRecord } from './support/titles';
+
+/**
+ * Every fast path (precomputed single-token and pair lists, candidate ranking) returns exactly what
+ * the plain query returns — rows, order and totals — for random queries, filters and pages, on
+ * generated catalogs with many ties, before and after a re-ingest that changes frequencies.
+ */
+const WORDS = [
+  'the',
+  'of',
+  'a',
+  'la',
+  'man',
+  'love',
+  'night',
+  'star',
+  'wars',
+  'king',
+  'day',
+  'x',
+  'men',
+  'dune',
+];
+const YEARS = [1999, 2000, 2001];
+/** Low enough that the generated catalogs have frequent tokens and pair lists. */
+const PAIR_MIN_TITLES = 12;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words skewed towards the start of WORDS, so a few are frequent and most are not. */
+function catalog(seed: number, size: number, idBase: number): TitleRecord[] {
+  const random = mulberry32(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() ** 2 * items.length)];
+  const phrase = () => Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(WORDS)).join(' ');
+  return Array.from({ length: size }, (_, i) => {
+    const name = phrase();
+    const original = random() < 0.2 ? null : random() < 0.6 ? name : phrase();
+    return titleRecord({
+      imdbId: `tt${idBase + i}`,
+      title: name,
+      originalTitle: original,
+      type: TITLE_TYPES[Math.floor(random() * TITLE_TYPES.length)],
+      year: random() < 0.15 ? null : YEARS[Math.floor(random() * YEARS.length)],
+      ratingVotes: [0, 10, 10, 100, 1000][Math.floor(random() * 5)],
+    });
+  });
+}
+
+const queryArbitrary = fc.record({
+  words: fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constant('nomatch')), {
+    minLength: 1,
+    maxLength: 4,
+  }),
+  type: fc.option(fc.constantFrom(...TITLE_TYPES), { nil: undefined }),
+  year: fc.option(fc.constantFrom(...YEARS), { nil: undefined }),
+  limit: fc.integer({ min: 1, max: 20 }),
+  page: fc.integer({ min: 1, max: 12 }),
+});
+
+describe('search fast paths equal the plain query', () => {
+  let t: TestApp;
+  let search: TitleSearchRepository;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    search = t.app.get(TitleSearchRepository);
+  });
+  afterAll(() => t.close());
+
+  const checkQueries = (seed: number) =>
+    fc.assert(
+      fc.asyncProperty(queryArbitrary, async ({ words, type, year, limit, page }) => {
+        const query = searchQuery(words.join(' '));
+        const filters: SearchFilters = { type, year };
+        const slice = { limit, offset: (page - 1) * limit };
+        const fast = await search.search(query, filters, slice);
+        const plain = await search.searchPlain(query, filters, slice);
+        expect(fast.total).toBe(plain.total);
+        expect(fast.rows.map((row) => row.imdb_id)).toEqual(plain.rows.map((row) => row.imdb_id));
+      }),
+      { numRuns: 150, seed },
+    );
+
+  const checkLists = async () => {
+    const titles = t.app.get(TitleRepository);
+    for (const family of ['movies', 'series'] as const) {
+      const all = (await titles.listFamily(family, { limit: 100_000, offset: 0 })).rows;
+      const byVotes = [...all].sort((a, b) => b.rating_votes - a.rating_votes || a.id - b.id);
+      expect(all.map((row) => row.id)).toEqual(byVotes.map((row) => row.id));
+      const page = await titles.listFamily(family, { limit: 7, offset: 14 });
+      expect(page.rows.map((row) => row.id)).toEqual(byVotes.slice(14, 21).map((row) => row.id));
+      expect(page.total).toBe(all.length);
+    }
+  };
+
+  it('on a generated catalog', async () => {
+    await t.writer.replaceCatalog({ titles: catalog(1, 400, 1_000_000) }, { pairMinTitles: PAIR_MIN_TITLES });
+    await checkQueries(11);
+    await checkLists();
+  });
+
+  it('after a re-ingest that changes titles, votes and token frequencies', async () => {
+    const kept = catalog(1, 400, 1_000_000)
+      .filter((_, i) => i % 3 !== 0)
+      .map((record, i) => ({ ...record, ratingVotes: i % 2 === 0 ? record.ratingVotes : 7 }));
+    await t.writer.replaceCatalog(
+      { titles: [...kept, ...catalog(2, 250, 2_000_000)] },
+      { pairMinTitles: PAIR_MIN_TITLES },
+    );
+    await checkQueries(12);
+    await checkLists();
+  });
+});
