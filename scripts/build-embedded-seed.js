@@ -7,6 +7,8 @@ const { cpSync, mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
+if (process.env.CATALOG_API_SKIP_EMBEDDED_SEED === '1') process.exit(0); // the container image
+
 const root = join(__dirname, '..');
 const sample = join(root, 'sample-data');
 const out = join(root, 'dist', 'embedded-seed', 'pglite');
