@@ -170,7 +170,10 @@ describe('start-up failures', () => {
     });
 
     it('says where it listens, which database and which catalog, and what is missing', async () => {
-      const server = await startServer({ ...databaseEnv(), LOG_LEVEL: 'info' });
+      // The embedded case is a first start: a DATA_DIR of its own that no other test has opened.
+      const firstStartDir = mkdtempSync(join(scratch, 'first-start-'));
+      const env = TEST_ENGINE === 'embedded' ? { DATA_DIR: firstStartDir } : databaseEnv();
+      const server = await startServer({ ...env, LOG_LEVEL: 'info' });
       try {
         const health = (await (await fetch(`${server.url}/health`)).json()) as {
           data: { catalog: { catalog_version: string | null; title_count: number } }[];
