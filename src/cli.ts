@@ -1,13 +1,23 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
+import { CLI_HELP_CONFIGURATION, isHelpRequest } from './cli/cli-help';
 import { CliModule } from './cli/cli.module';
 import { reportCliFailure } from './cli/cli-errors';
+import { loadConfig } from './config/app-config';
+import { prepareDataDir } from './startup/preflight';
 
 async function main(): Promise<void> {
-  await CommandFactory.run(CliModule.forRoot(), {
+  let root = CliModule.forHelp();
+  if (!isHelpRequest(process.argv.slice(2))) {
+    const config = loadConfig();
+    if (config.database.kind === 'embedded') prepareDataDir(config.database.dataDir, { seed: false });
+    root = CliModule.forRoot(config);
+  }
+  await CommandFactory.run(root, {
     logger: false,
     abortOnError: false,
     cliName: 'catalog-api',
+    helpConfiguration: CLI_HELP_CONFIGURATION,
     errorHandler: reportCliFailure,
     serviceErrorHandler: reportCliFailure,
   });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { CliError } from '../cli/cli-errors';
 import { parseCliInteger, parseCliText } from '../cli/cli-options';
+import { type TableColumn, formatTable } from '../cli/text-table';
 import { type ApiKeySummary, ApiKeyService } from './api-key.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,6 +68,16 @@ export class CreateKeyCommand extends CommandRunner {
   }
 }
 
+const KEY_COLUMNS: TableColumn<ApiKeySummary>[] = [
+  { header: 'ID', value: (key) => key.id },
+  { header: 'NAME', value: (key) => key.name },
+  { header: 'PREFIX', value: (key) => key.prefix },
+  { header: 'RPM', value: (key) => key.rpm, alignRight: true },
+  { header: 'MONTHLY QUOTA', value: (key) => key.monthly_quota, alignRight: true },
+  { header: 'DISABLED', value: (key) => (key.disabled ? 'yes' : 'no') },
+  { header: 'CREATED', value: (key) => key.created_at },
+];
+
 @Command({ name: 'keys:list', description: 'List API keys (never the complete key)' })
 export class ListKeysCommand extends CommandRunner {
   constructor(private readonly apiKeys: ApiKeyService) {
@@ -83,7 +94,7 @@ export class ListKeysCommand extends CommandRunner {
       console.log('No API keys.');
       return;
     }
-    console.table(keys.map((key: ApiKeySummary) => ({ ...key, disabled: key.disabled ? 'yes' : 'no' })));
+    console.log(formatTable(KEY_COLUMNS, keys));
   }
 
   @Option({ flags: '--json', description: 'print a JSON array' })

@@ -84,3 +84,18 @@ describe('loadConfig: METRICS_PORT', () => {
     expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(ConfigError);
   });
 });
+
+describe('CATALOG_API_REQUIRE_DATABASE_URL (set by the container image)', () => {
+  it('refuses to fall back to the embedded database, naming DATABASE_URL', () => {
+    expect(() => loadConfig({ CATALOG_API_REQUIRE_DATABASE_URL: '1' })).toThrow(
+      /^Invalid configuration: DATABASE_URL must be set/,
+    );
+    expect(
+      loadConfig({ CATALOG_API_REQUIRE_DATABASE_URL: '1', DATABASE_URL: 'postgres://u@db/c' }).database.kind,
+    ).toBe('postgres');
+    expect(loadConfig({ CATALOG_API_REQUIRE_DATABASE_URL: '0' }).database.kind).toBe('embedded');
+    expect(() => loadConfig({ CATALOG_API_REQUIRE_DATABASE_URL: 'yes' })).toThrow(
+      /CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1/,
+    );
+  });
+});

@@ -16,6 +16,7 @@ import {
 export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string };
 
 export interface AppConfig {
+  /** Listen port; 0 asks the system for a free one (the start-up log line names it). */
   port: number;
   host: string;
   environment: string;
@@ -52,6 +53,12 @@ const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? unde
 
 /** The environment variables the server and the CLI read, with their rules. */
 class EnvironmentVariables {
+  /** Set to 1 by the container image: the embedded database is for trying the service, not for containers. */
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(['0', '1'], { message: 'CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1' })
+  CATALOG_API_REQUIRE_DATABASE_URL?: '0' | '1';
+
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: 'PORT must be an integer from 0 to 65535' })
@@ -137,6 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (firstError) {
     const message = Object.values(firstError.constraints ?? {})[0] ?? `${firstError.property} is invalid`;
     throw new ConfigError(`Invalid configuration: ${message}`);
+  }
+  if (vars.CATALOG_API_REQUIRE_DATABASE_URL === '1' && !vars.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_URL must be set (CATALOG_API_REQUIRE_DATABASE_URL=1: this image does not run the embedded database)',
+    );
   }
   return {
     port: vars.PORT ?? 3000,

@@ -1,0 +1,30 @@
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * The embedded database with every migration applied and the sample catalog loaded (no API keys),
+ * built by `npm run build` (`scripts/build-embedded-seed.js`) with the PGlite version installed.
+ * Copying it is much cheaper than initdb, migrations and an ingest in the server's own process,
+ * which would keep that process at several hundred MB more for its whole life.
+ */
+export function embeddedSeedDir(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'dist', 'embedded-seed', 'pglite');
+}
+
+/**
+ * Fills an empty PGlite folder from the seed; true when it did. A folder that already holds
+ * anything is left to PGlite, and without a seed (a build that skipped it, tests) the server
+ * builds the database itself as before.
+ */
+export function seedEmbeddedDatabase(pgliteDir: string, seedDir = embeddedSeedDir()): boolean {
+  if (readdirSync(pgliteDir).length > 0 || !existsSync(join(seedDir, 'PG_VERSION'))) return false;
+  // Copied beside it, then renamed: an interrupted copy never looks like a database.
+  const staging = `${pgliteDir}.seeding`;
+  rmSync(staging, { recursive: true, force: true });
+  cpSync(seedDir, staging, { recursive: true });
+  rmdirSync(pgliteDir);
+  renameSync(staging, pgliteDir);
+  return true;
+}

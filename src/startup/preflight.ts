@@ -1,0 +1,60 @@
+import { accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
+import Redis from 'ioredis';
+import type { AppConfig } from '../config/app-config';
+import { embeddedDataDir } from '../database/data-source-options';
+import { seedEmbeddedDatabase } from './embedded-seed';
+import { dataDirFailure, redisFailure } from './startup-failure';
+
+/** How long the start waits for Redis to answer before refusing to start. */
+const REDIS_CHECK_TIMEOUT_MS = 3_000;
+
+/**
+ * What the server checks before Nest starts, so a mistake in DATA_DIR or REDIS_URL ends the start
+ * with one line instead of a framework error (the database is checked by connecting to it).
+ */
+export async function preflight(config: AppConfig): Promise<void> {
+  if (config.database.kind === 'embedded') prepareDataDir(config.database.dataDir, { seed: true });
+  if (config.redisUrl) await checkRedis(config.redisUrl);
+}
+
+/**
+ * Claims the embedded database's folder for this process and checks it is writable; the server's
+ * very first start also fills it from the prebuilt seed (see `embedded-seed.ts`).
+ */
+export function prepareDataDir(dataDir: string, options: { seed: boolean }): void {
+  if (dataDir.startsWith('memory://')) return;
+  const shown = resolve(dataDir);
+  try {
+    const pgliteDir = embeddedDataDir(dataDir);
+    accessSync(shown, constants.W_OK);
+    accessSync(pgliteDir, constants.W_OK);
+    if (options.seed) seedEmbeddedDatabase(pgliteDir);
+  } catch (error) {
+    throw dataDirFailure(error, shown);
+  }
+}
+
+/** Connects once and PINGs; the running service then tolerates Redis outages (see the quota module). */
+export async function checkRedis(url: string): Promise<void> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: REDIS_CHECK_TIMEOUT_MS,
+    commandTimeout: REDIS_CHECK_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The socket's error explains a refused connect better than the rejection ("Connection is
+  // closed"); listening also keeps ioredis from printing it.
+  let socketError: unknown;
+  redis.on('error', (error) => (socketError ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw redisFailure(socketError ?? error, url);
+  } finally {
+    redis.disconnect();
+  }
+}

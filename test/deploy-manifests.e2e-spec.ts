@@ -1,0 +1,118 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Service } from 'kubernetes-models/v1/Service';
+
+/**
+ * `deploy/kubernetes/` against the Kubernetes schemas (kubernetes-models 4.5), and the properties the
+ * operations guide promises. The manifests are JSON (valid YAML too), so no YAML parser is needed.
+ */
+const DIR = join(__dirname, '..', 'deploy', 'kubernetes');
+const manifest = (file: string) => JSON.parse(readFileSync(join(DIR, file), 'utf8'));
+
+describe('Kubernetes manifests', () => {
+  const deployment = new Deployment(manifest('deployment.json'));
+  const service = new Service(manifest('service.json'));
+  const budget = new PodDisruptionBudget(manifest('poddisruptionbudget.json'));
+  const autoscaler = new HorizontalPodAutoscaler(manifest('horizontalpodautoscaler.json'));
+  const migrate = new Job(manifest('migrate-job.json'));
+  const ingest = new Job(manifest('ingest-job.json'));
+  const pod = deployment.spec!.template.spec!;
+  const container = pod.containers[0];
+  const podLabels = deployment.spec!.template.metadata!.labels!;
+
+  it('are exactly these files, and each validates against its schema', () => {
+    expect(
+      readdirSync(DIR)
+        .filter((file) => file.endsWith('.json'))
+        .sort(),
+    ).toEqual([
+      'deployment.json',
+      'horizontalpodautoscaler.json',
+      'ingest-job.json',
+      'migrate-job.json',
+      'poddisruptionbudget.json',
+      'service.json',
+    ]);
+    for (const model of [deployment, service, budget, autoscaler, migrate, ingest]) {
+      expect(() => model.validate()).not.toThrow();
+    }
+  });
+
+  it('the validation catches a broken manifest', () => {
+    const broken = manifest('deployment.json');
+    broken.spec.replicas = 'two';
+    expect(() => new Deployment(broken).validate()).toThrow();
+  });
+
+  it('runs at least two replicas with resources, rolling one pod at a time', () => {
+    expect(deployment.spec!.replicas).toBeGreaterThanOrEqual(2);
+    expect(deployment.spec!.strategy!.rollingUpdate).toEqual({ maxUnavailable: 0, maxSurge: 1 });
+    expect(container.resources!.requests).toMatchObject({
+      cpu: expect.any(String),
+      memory: expect.any(String),
+    });
+    expect(container.resources!.limits!.memory).toBeDefined();
+    expect(autoscaler.spec!.minReplicas).toBeGreaterThanOrEqual(2);
+    expect(autoscaler.spec!.scaleTargetRef).toMatchObject({
+      kind: 'Deployment',
+      name: deployment.metadata!.name,
+    });
+  });
+
+  it('takes a draining pod out of rotation within seconds, and waits longer than the drain to kill it', () => {
+    const readiness = container.readinessProbe!;
+    expect(readiness.httpGet).toMatchObject({ path: '/health', port: 'http' });
+    // Unready after at most period × threshold seconds of 500s: inside a drain of a few seconds.
+    expect(readiness.periodSeconds! * readiness.failureThreshold!).toBeLessThanOrEqual(5);
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(20);
+  });
+
+  it('does not restart pods because the database is down (liveness is not /health)', () => {
+    const liveness = container.livenessProbe!;
+    expect(liveness.httpGet).toBeUndefined();
+    expect(liveness.tcpSocket).toEqual({ port: 'http' });
+  });
+
+  it('reads DATABASE_URL from a Secret, in the service and in both Jobs', () => {
+    for (const spec of [pod, migrate.spec!.template.spec!, ingest.spec!.template.spec!]) {
+      const env = spec.containers[0].env!.find((variable) => variable.name === 'DATABASE_URL')!;
+      expect(env.value).toBeUndefined();
+      expect(env.valueFrom!.secretKeyRef).toMatchObject({ name: 'catalog-api', key: 'database-url' });
+    }
+  });
+
+  it('exposes and annotates the metrics port 9464 as `metrics`', () => {
+    expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: 9464 }));
+    expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });
+    expect(deployment.spec!.template.metadata!.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9464',
+    });
+  });
+
+  it('selects the Deployment’s pods from the Service and the PodDisruptionBudget', () => {
+    for (const selector of [service.spec!.selector!, budget.spec!.selector!.matchLabels!]) {
+      for (const [label, value] of Object.entries(selector)) expect(podLabels[label]).toBe(value);
+    }
+    expect(service.spec!.ports).toContainEqual(expect.objectContaining({ name: 'http', targetPort: 'http' }));
+    expect(budget.spec!.minAvailable).toBe(1);
+  });
+
+  it('migrates and ingests with the CLI of the same image', () => {
+    const image = container.image;
+    expect(migrate.spec!.template.spec!.containers[0]).toMatchObject({
+      image,
+      command: ['node', 'dist/cli.js'],
+      args: ['db:migrate'],
+    });
+    expect(ingest.spec!.template.spec!.containers[0]).toMatchObject({
+      image,
+      command: ['node', 'dist/cli.js'],
+    });
+    expect(ingest.spec!.template.spec!.containers[0].args![0]).toBe('catalog:ingest');
+  });
+});
