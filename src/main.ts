@@ -16,10 +16,14 @@ async function bootstrap(): Promise<void> {
   await preflight(config);
   // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
   // over; a start that fails before then prints only its one line.
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), createHttpAdapter(), {
-    ...APP_OPTIONS,
-    autoFlushLogs: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    createHttpAdapter(),
+    {
+      ...APP_OPTIONS,
+      autoFlushLogs: false,
+    },
+  );
   configureApp(app);
   app.flushLogs();
   const { port, host } = config;
