@@ -1,4 +1,5 @@
 import { Controller, Get, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { authenticatedKey } from '../auth/authenticated-request';
@@ -9,6 +10,8 @@ import { UsageService, type KeyUsage } from './usage.service';
 /** For routes that take no query parameters: any parameter is unknown. */
 class NoQuery {}
 
+// Described in docs/limits.md; not yet part of the OpenAPI document (its response classes are to do).
+@ApiExcludeController()
 @Controller('v1')
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
