@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -51,6 +52,26 @@ const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+/**
+ * An optional whole-number variable within [min, max], refused with one message naming it. An empty
+ * value is invalid unless `emptyIsUnset` (then it counts as not set).
+ */
+function IntegerVariable(
+  name: string,
+  min: number,
+  max: number,
+  { emptyIsUnset = false } = {},
+): PropertyDecorator {
+  const message = `${name} must be an integer from ${min} to ${max}`;
+  return applyDecorators(
+    IsOptional(),
+    Transform(({ value }) => (emptyIsUnset && value === '' ? undefined : toInt({ value }))),
+    IsInt({ message }),
+    Min(min, { message }),
+    Max(max, { message }),
+  );
+}
+
 /** The environment variables the server and the CLI read, with their rules. */
 class EnvironmentVariables {
   /** Set to 1 by the container image: the embedded database is for trying the service, not for containers. */
@@ -59,11 +80,7 @@ class EnvironmentVariables {
   @IsIn(['0', '1'], { message: 'CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1' })
   CATALOG_API_REQUIRE_DATABASE_URL?: '0' | '1';
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'PORT must be an integer from 0 to 65535' })
-  @Min(0, { message: 'PORT must be an integer from 0 to 65535' })
-  @Max(65535, { message: 'PORT must be an integer from 0 to 65535' })
+  @IntegerVariable('PORT', 0, 65_535)
   PORT?: number;
 
   @IsOptional()
@@ -98,39 +115,19 @@ class EnvironmentVariables {
   @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
-  @Min(0, { message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
-  @Max(600_000, { message: 'SHUTDOWN_GRACE_MS must be an integer from 0 to 600000' })
+  @IntegerVariable('SHUTDOWN_GRACE_MS', 0, 600_000)
   SHUTDOWN_GRACE_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
-  @Min(0, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
-  @Max(600_000, { message: 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000' })
+  @IntegerVariable('SHUTDOWN_TIMEOUT_MS', 0, 600_000)
   SHUTDOWN_TIMEOUT_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
-  @Min(1_000, { message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
-  @Max(3_600_000, { message: 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 1000 to 3600000' })
+  @IntegerVariable('KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000)
   KEEP_ALIVE_TIMEOUT_MS?: number;
 
-  @IsOptional()
-  @Transform(toInt)
-  @IsInt({ message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
-  @Min(1, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
-  @Max(1_000_000, { message: 'MAX_CONNECTIONS must be an integer from 1 to 1000000' })
+  @IntegerVariable('MAX_CONNECTIONS', 1, 1_000_000)
   MAX_CONNECTIONS?: number;
 
-  @IsOptional()
-  @Transform(({ value }) => (value === '' ? undefined : toInt({ value })))
-  @IsInt({ message: 'METRICS_PORT must be an integer from 1 to 65535' })
-  @Min(1, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
-  @Max(65535, { message: 'METRICS_PORT must be an integer from 1 to 65535' })
+  @IntegerVariable('METRICS_PORT', 1, 65_535, { emptyIsUnset: true })
   METRICS_PORT?: number;
 }
 
