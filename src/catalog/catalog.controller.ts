@@ -4,7 +4,7 @@ import { itemEnvelope, pageEnvelope } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
 import { CatalogService } from './catalog.service';
-import { NoQueryDto } from './dto/no-query.dto';
+import { NoQueryDto } from '../common/validation/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
 import { ApiErrorResponses, ApiOkEnvelope, METERED_ROUTE_ERRORS } from '../openapi/api-responses.decorator';

@@ -121,10 +121,7 @@ export function rateLimitFields(
 
 function monthLengthMs(now: number): number {
   const date = new Date(now);
-  return (
-    Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) -
-    Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
-  );
+  return nextUtcMonthStart(now) - Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 }
 
 /** Whole seconds from `now` until 00:00:00 UTC on the first day of the next month, at least 1. */
@@ -133,8 +130,13 @@ export function secondsUntilNextUtcMonth(now: Date): number {
 }
 
 function msUntilNextUtcMonth(now: number): number {
+  return nextUtcMonthStart(now) - now;
+}
+
+/** 00:00:00 UTC on the first day of the month after the one holding `now` (epoch ms). */
+function nextUtcMonthStart(now: number): number {
   const date = new Date(now);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - now;
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
 /**

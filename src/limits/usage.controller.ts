@@ -4,11 +4,9 @@ import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { authenticatedKey } from '../auth/authenticated-request';
 import { RequestId } from '../common/request-id/request-id.decorator';
+import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
 import { UsageService, type KeyUsage } from './usage.service';
-
-/** For routes that take no query parameters: any parameter is unknown. */
-class NoQuery {}
 
 // Described in docs/limits.md; not yet part of the OpenAPI document (its response classes are to do).
 @ApiExcludeController()
@@ -24,7 +22,7 @@ export class UsageController {
   @SkipThrottle({ month: true })
   async get(
     @Req() req: Request,
-    @ValidatedQuery(NoQuery) _query: NoQuery,
+    @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @RequestId() requestId: string,
   ): Promise<{ data: [KeyUsage]; meta: { request_id: string } }> {
     return { data: [await this.usage.of(authenticatedKey(req))], meta: { request_id: requestId } };
