@@ -54,7 +54,7 @@ describe('three replicas under load: limits, a re-ingest and a SIGKILL', () => {
   let replicas: ServerProcess[];
   let admin: Client;
   let limitKeys: LimitKey[];
-  let crashKeys: Array<{ id: string; key: string }>;
+  let crashKeys: Array<{ id: string; key: string; quota: number }>;
   let loadKey: string;
   const agents = Array.from({ length: REPLICAS }, () => new Agent({ keepAlive: true, maxSockets: 96 }));
 
@@ -86,13 +86,15 @@ describe('three replicas under load: limits, a re-ingest and a SIGKILL', () => {
         limitKeys.push({ ...spec, id: created.summary.id, key: created.key });
       }
       crashKeys = [];
-      for (let i = 0; i < 10; i++) {
+      // Ten keys no burst can limit, and five whose quota the burst exceeds.
+      for (let i = 0; i < 15; i++) {
+        const quota = i < 10 ? 10_000_000 : 40 + 10 * (i - 10);
         const created = await seeder.apiKeys.create({
           name: `crash-${i}`,
           rpm: 1_000_000,
-          monthlyQuota: 10_000_000,
+          monthlyQuota: quota,
         });
-        crashKeys.push({ id: created.summary.id, key: created.key });
+        crashKeys.push({ id: created.summary.id, key: created.key, quota });
       }
       loadKey = seeder.key;
     } finally {
@@ -360,9 +362,9 @@ describe('three replicas under load: limits, a re-ingest and a SIGKILL', () => {
     expect(exits).toEqual(survivors.map(() => ({ code: 0, signal: null })));
 
     const byOutcome = tally(results.map((r) => r.o));
-    expect(Object.keys(byOutcome).sort()).toEqual(byOutcome.socket ? ['200', 'socket'] : ['200']);
+    expect(results.filter((r) => !['200', 'MONTHLY_QUOTA_EXCEEDED', 'socket'].includes(r.o))).toEqual([]);
     // Only the killed replica's connections may fail.
-    expect(results.filter((r) => r.o !== '200' && r.replica !== victim)).toEqual([]);
+    expect(results.filter((r) => r.o === 'socket' && r.replica !== victim)).toEqual([]);
     expect(results.filter((r) => r.replica === victim && r.o === '200').length).toBeGreaterThan(0);
 
     /**
@@ -380,10 +382,22 @@ describe('three replicas under load: limits, a re-ingest and a SIGKILL', () => {
       expect(usage - seen).toBeLessThanOrEqual(
         RESERVATION.maxBlock * (1 + RESERVATION.reserveAheadShare) + unanswered,
       );
+      if (k.quota < total) {
+        // The crash lets no one past a quota: neither the answers nor the stored usage exceed it.
+        expect({ key: k.id, seen, usage }).toEqual({
+          key: k.id,
+          seen: Math.min(seen, k.quota),
+          usage: Math.min(usage, k.quota),
+        });
+        expect(mine.filter((r) => r.o === 'MONTHLY_QUOTA_EXCEEDED').length).toBeGreaterThan(0);
+      } else {
+        expect(mine.filter((r) => r.o === 'MONTHLY_QUOTA_EXCEEDED')).toEqual([]);
+      }
       worst.push(usage - seen);
     }
     console.info(
-      `SIGKILL mid-burst: ${total} requests, ${byOutcome['200']} × 200 seen, ${byOutcome.socket ?? 0} ` +
+      `SIGKILL mid-burst: ${total} requests for ${crashKeys.length} keys, ${byOutcome['200']} × 200 seen, ` +
+        `${byOutcome.MONTHLY_QUOTA_EXCEEDED ?? 0} × MONTHLY_QUOTA_EXCEEDED, ${byOutcome.socket ?? 0} ` +
         `connections failed on the killed replica, usage − seen per key ${Math.min(...worst)}–${Math.max(...worst)}`,
     );
   });
