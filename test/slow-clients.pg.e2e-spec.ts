@@ -6,7 +6,8 @@ import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { sleep } from './support/timing';
 
-const SILENT = 300;
+/** Silent connections: 300 in CI; `SLOW_SILENT=2000` for the heavy variant. */
+const SILENT = Number(process.env.SLOW_SILENT ?? 300);
 const SLOWLORIS = 30;
 const KEPT_ALIVE = 50;
 /**
@@ -65,6 +66,7 @@ describe('slow and idle clients against the built server', () => {
         held.closedAt = Date.now();
       });
       socket.once('connect', () => {
+        held.openedAt = Date.now();
         if (kind === 'slowloris') socket.write(`GET /v1/movies?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
         if (kind === 'kept-alive') {
           socket.write(
@@ -79,12 +81,18 @@ describe('slow and idle clients against the built server', () => {
   }
 
   it(`closes ${SILENT} silent, ${SLOWLORIS} slowloris and ${KEPT_ALIVE} idle keep-alive connections while serving promptly`, async () => {
-    const started = Date.now();
-    const held = [
-      ...(await Promise.all(Array.from({ length: SILENT }, () => hold('silent')))),
-      ...(await Promise.all(Array.from({ length: SLOWLORIS }, () => hold('slowloris')))),
-      ...(await Promise.all(Array.from({ length: KEPT_ALIVE }, () => hold('kept-alive')))),
+    // Opened 100 at a time, within the listen backlog (511): connections the kernel turned away
+    // would be retried by the client seconds later and measured from then.
+    const kinds: Kind[] = [
+      ...Array<Kind>(SILENT).fill('silent'),
+      ...Array<Kind>(SLOWLORIS).fill('slowloris'),
+      ...Array<Kind>(KEPT_ALIVE).fill('kept-alive'),
     ];
+    const held: Held[] = [];
+    for (let i = 0; i < kinds.length; i += 100) {
+      held.push(...(await Promise.all(kinds.slice(i, i + 100).map((kind) => hold(kind)))));
+    }
+    const started = Date.now();
     const normal: Array<{ status: number; ms: number }> = [];
     try {
       // Normal clients, one request at a time on a new connection, until every held one is closed.
@@ -100,7 +108,10 @@ describe('slow and idle clients against the built server', () => {
       for (const h of held) h.socket.destroy();
     }
 
-    expect(held.filter((h) => h.closedAt === null || h.closedAt - h.openedAt > ALL_CLOSED_WITHIN_MS)).toEqual(
+    const lingering = held.filter(
+      (h) => h.closedAt === null || h.closedAt - h.openedAt > ALL_CLOSED_WITHIN_MS,
+    );
+    expect(lingering.map((h) => ({ kind: h.kind, openMs: (h.closedAt ?? Date.now()) - h.openedAt }))).toEqual(
       [],
     );
     expect(normal.filter((n) => n.status !== 200 || n.ms > PROMPT_MS)).toEqual([]);
