@@ -46,7 +46,7 @@ export function rawRequest(
   });
 }
 
-function parseAnswer(raw: Buffer, { head = false, closed = false }): RawAnswer | null {
+export function parseAnswer(raw: Buffer, { head = false, closed = false }): RawAnswer | null {
   const headEnd = raw.indexOf('\r\n\r\n');
   if (headEnd === -1) return null;
   const [statusLine, ...lines] = raw.subarray(0, headEnd).toString('latin1').split('\r\n');

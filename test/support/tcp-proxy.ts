@@ -11,9 +11,14 @@ export class TcpProxy {
   private partitioned = false;
   private readonly held: Array<() => void> = [];
 
+  /**
+   * `tap`, when given, is called for each new connection and returns what receives every chunk
+   * the client sends upstream (the proxy forwards the bytes unchanged).
+   */
   constructor(
     readonly port: number,
     private readonly target: { host: string; port: number },
+    private readonly tap?: () => (chunk: Buffer) => void,
   ) {}
 
   partition(): void {
@@ -52,6 +57,7 @@ export class TcpProxy {
       socket.on('close', () => this.sockets.delete(socket));
       socket.on('error', () => undefined);
     }
+    if (this.tap) client.on('data', this.tap());
     client.pipe(upstream).on('close', () => client.destroy());
     upstream.pipe(client).on('close', () => upstream.destroy());
     client.on('close', () => upstream.destroy());

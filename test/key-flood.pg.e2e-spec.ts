@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { Agent } from 'node:http';
+import { createServer } from 'node:net';
+import { KEY_REFRESH_INTERVAL_MS } from '../src/auth/api-key-directory';
+import { PgStatementCounter } from './support/pg-statements';
+import { type HttpAnswer, ServerProcess } from './support/server-process';
+import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
+import { TcpProxy } from './support/tcp-proxy';
+import { type TestDatabase, createTestDatabase } from './support/test-database';
+
+const FLOOD = 3_000;
+
+/** A distinct invalid credential: well-formed unknown keys, malformed keys and other schemes. */
+function forged(i: number): string {
+  const random = randomBytes(32).toString('base64url');
+  switch (i % 6) {
+    case 0:
+    case 1:
+    case 2:
+      return `Bearer mov_live_${random}`; // well-formed, unknown
+    case 3:
+      return `Bearer mov_live_${random.slice(0, 20)}`; // too short
+    case 4:
+      return `Bearer ${random}`; // no prefix
+    default:
+      return `Bearer mov_live_${random.slice(0, 40)}!@#`; // characters outside the alphabet
+  }
+}
+
+/**
+ * Issue 12 (abuse): a flood of unknown and malformed keys costs the database nothing per request.
+ * The built server reaches PostgreSQL through a proxy that reads every statement off the wire.
+ */
+describe('forged-key floods cost no database statement', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let server: ServerProcess;
+  let key: string;
+  const counter = new PgStatementCounter();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    ({ key } = await seedServedCatalog(database.config));
+    const direct = new URL(database.config.url);
+    proxy = new TcpProxy(
+      await freePort(),
+      { host: direct.hostname, port: Number(direct.port || 5432) },
+      counter.tap,
+    );
+    await proxy.restore();
+    const proxied = new URL(database.config.url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    server = await ServerProcess.start(await freePort(), { DATABASE_URL: proxied.toString() });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  /** Sends the requests 32 at a time on kept-alive connections; the answers and the statements sent meanwhile. */
+  async function run(headers: Array<Record<string, string>>, path: (i: number) => string) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    const before = counter.statements.length;
+    const started = Date.now();
+    try {
+      const answers: HttpAnswer[] = await Promise.all(headers.map((h, i) => server.get(path(i), h, agent)));
+      return { answers, ms: Date.now() - started, statements: counter.statements.slice(before) };
+    } finally {
+      agent.destroy();
+    }
+  }
+
+  it(`answers ${FLOOD} distinct forged keys 401 with no statement but the periodic key refresh`, async () => {
+    const { answers, ms, statements } = await run(
+      Array.from({ length: FLOOD }, (_, i) => ({ Authorization: forged(i) })),
+      (i) => (i % 2 === 0 ? `/v1/titles/${SERVED_IDS[i % SERVED_IDS.length]}` : '/v1/search?q=served'),
+    );
+    const codes = answers.map(
+      (a) => `${a.status} ${(JSON.parse(a.body) as { error?: { code?: string } }).error?.code}`,
+    );
+    expect(new Set(codes)).toEqual(new Set(['401 INVALID_API_KEY']));
+    // The server has answered only /health before (first test): the only statements are the key
+    // directory's own refresh, one per interval, whatever the load.
+    const foreign = statements.filter((sql) => !/FROM "?api_keys"?/i.test(sql));
+    expect(foreign).toEqual([]);
+    expect(statements.length).toBeLessThanOrEqual(Math.floor(ms / KEY_REFRESH_INTERVAL_MS) + 2);
+    // Nothing was evicted: the real key is still served.
+    const after = await run([{ Authorization: `Bearer ${key}` }], () => `/v1/titles/${SERVED_IDS[0]}`);
+    expect(after.answers[0].status).toBe(200);
+    console.info(
+      `forged-key flood: ${FLOOD} requests in ${ms} ms, ${statements.length} statements ` +
+        `(${(statements.length / FLOOD).toFixed(4)} per request), all the periodic key refresh`,
+    );
+  });
+
+  it('counts the statements of real requests (the counter sees per-request work)', async () => {
+    const { answers, statements } = await run(
+      Array.from({ length: 50 }, () => ({ Authorization: `Bearer ${key}` })),
+      (i) => `/v1/titles/${SERVED_IDS[i % SERVED_IDS.length]}`,
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(statements.length).toBeGreaterThanOrEqual(50);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
