@@ -1,12 +1,14 @@
 /**
  * Does search hurt everything else, and do list pages cost the same at any depth? Against a running
  * server over a PostgreSQL catalog (autocannon, loopback only, each run bounded in time):
- *   1. title lookups alone, then the same lookups while 4 clients search common words: ratio;
+ *   1. title lookups alone, then the same lookups while 4 clients search common words: ratio, in
+ *      --rounds interleaved pairs (alone, with search), the median of the per-pair ratios (on a
+ *      shared machine the "alone" rate itself swings 2x between runs a minute apart);
  *   2. a search mix (every class of bench/search-latency.ts) over 8 clients: every answer a 200?
  *   3. /v1/movies at page 1, then at random pages from 1 to the last: ratio.
  *
  *   npx ts-node --transpile-only bench/search-interference.ts --url http://127.0.0.1:4101 --key mov_live_… \
- *     --database-url postgres://postgres@127.0.0.1:5432/search_big [--seconds 10]
+ *     --database-url postgres://postgres@127.0.0.1:5432/search_big [--seconds 10] [--rounds 3]
  */
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     key: { type: 'string' },
     'database-url': { type: 'string' },
     seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const base = new URL(values.url!);
@@ -84,16 +87,22 @@ async function main(): Promise<void> {
   const lastPage = Math.ceil(movies / 20);
   const lookup = () => `/v1/titles/${pick(ids)}`;
 
-  const alone = summary(await run(4, lookup));
-  console.log(JSON.stringify({ run: 'lookups alone (4 clients)', ...alone }));
-  const [withSearch, searches] = await Promise.all([
-    run(4, lookup),
-    run(4, () => `/v1/search?q=${pick(COMMON)}&page=${1 + Math.floor(Math.random() * 50)}`),
-  ]);
-  const lookups = summary(withSearch);
-  console.log(JSON.stringify({ run: 'lookups while 4 clients search common words', ...lookups }));
-  console.log(JSON.stringify({ run: 'the 4 searching clients', ...summary(searches) }));
-  console.log(JSON.stringify({ ratio_lookups: Math.round((lookups.rps / alone.rps) * 100) / 100 }));
+  const ratios: number[] = [];
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const alone = summary(await run(4, lookup));
+    console.log(JSON.stringify({ round, run: 'lookups alone (4 clients)', ...alone }));
+    const [withSearch, searches] = await Promise.all([
+      run(4, lookup),
+      run(4, () => `/v1/search?q=${pick(COMMON)}&page=${1 + Math.floor(Math.random() * 50)}`),
+    ]);
+    const lookups = summary(withSearch);
+    console.log(JSON.stringify({ round, run: 'lookups while 4 clients search common words', ...lookups }));
+    console.log(JSON.stringify({ round, run: 'the 4 searching clients', ...summary(searches) }));
+    ratios.push(Math.round((lookups.rps / alone.rps) * 100) / 100);
+    console.log(JSON.stringify({ round, ratio_lookups: ratios[round] }));
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(JSON.stringify({ ratio_lookups_median: sorted[Math.floor(sorted.length / 2)], ratios }));
 
   console.log(
     JSON.stringify({

@@ -3,20 +3,29 @@
  * is asked once cold (first time) then 5 times warm; p50/p95 per class. With --naive-url, the naive
  * query (GIN on the wide titles row + exact count, as on main before issue 9) runs in the same run on
  * a database loaded by that code, straight in SQL (no HTTP: a lower bound of its cost), for ratios.
+ * With --sql-url (the server's own database), the same queries also run through TitleSearchRepository
+ * on one connection, without HTTP: the database's share of each class, comparable to the naive figure.
+ * A "lookup" row times GET /v1/titles/{id} for five titles: the HTTP stack's own floor in the same run.
  *
  *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
- *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] [--rounds 3]
+ *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] \
+ *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3]
  *
  * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
  */
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { SearchDatabase } from '../src/database/search-database';
+import { TitleSearchRepository } from '../src/catalog/search/title-search.repository';
+import { searchQuery } from '../src/catalog/search/search-text';
+import type { TitleType } from '../src/catalog/title';
 
 const { values } = parseArgs({
   options: {
     url: { type: 'string', default: 'http://127.0.0.1:4101' },
     key: { type: 'string' },
     'naive-url': { type: 'string' },
+    'sql-url': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     warm: { type: 'string', default: '5' },
   },
@@ -104,6 +113,47 @@ async function timeNaive(client: Client, search: Search): Promise<number> {
   return performance.now() - started;
 }
 
+/** The server's own query paths on one connection, no HTTP. */
+class ClientSearchDatabase extends SearchDatabase {
+  constructor(private readonly client: Client) {
+    super();
+  }
+
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.client.query(sql, params as unknown[])).rows as Row[];
+  }
+}
+
+async function timeSql(repository: TitleSearchRepository, search: Search): Promise<number> {
+  const started = performance.now();
+  await repository.search(
+    searchQuery(search.q),
+    { type: search.type as TitleType | undefined, year: search.year },
+    { limit: 20, offset: ((search.page ?? 1) - 1) * 20 },
+  );
+  return performance.now() - started;
+}
+
+/** GET /v1/titles/{id}: one index probe, the same HTTP stack (auth, limits, JSON of one title). */
+async function timeLookup(imdbId: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(new URL(`/v1/titles/${imdbId}`, base), {
+    headers: { Authorization: `Bearer ${values.key}` },
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`/v1/titles/${imdbId} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/** Five titles to look up, a different five per round (so the first ask is cold). */
+async function lookupIds(round: number): Promise<string[]> {
+  const res = await fetch(new URL(`/v1/search?q=the&limit=5&page=${round + 1}`, base), {
+    headers: { Authorization: `Bearer ${values.key}` },
+  });
+  const body = (await res.json()) as { data: Array<{ imdb_id: string }> };
+  return body.data.map((title) => title.imdb_id);
+}
+
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -111,15 +161,15 @@ function percentile(samples: number[], p: number): number {
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-async function measure(
-  run: (search: Search) => Promise<number>,
-  searches: Search[],
+async function measure<T>(
+  run: (item: T) => Promise<number>,
+  items: T[],
   warmTimes: number,
 ): Promise<{ cold: number[]; warm: number[] }> {
   const cold: number[] = [];
   const warm: number[] = [];
-  for (const search of searches) cold.push(await run(search));
-  for (let i = 0; i < warmTimes; i++) for (const search of searches) warm.push(await run(search));
+  for (const item of items) cold.push(await run(item));
+  for (let i = 0; i < warmTimes; i++) for (const item of items) warm.push(await run(item));
   return { cold, warm };
 }
 
@@ -128,9 +178,20 @@ async function main(): Promise<void> {
   const warmTimes = Number(values.warm);
   const naive = values['naive-url'] ? new Client({ connectionString: values['naive-url'] }) : null;
   await naive?.connect();
+  const sqlClient = values['sql-url'] ? new Client({ connectionString: values['sql-url'] }) : null;
+  await sqlClient?.connect();
+  const repository = sqlClient ? new TitleSearchRepository(new ClientSearchDatabase(sqlClient)) : null;
   type Row = Record<string, number>;
   const results: Record<string, Row[]> = {};
   for (let round = 0; round < rounds; round++) {
+    const lookups = await measure(timeLookup, await lookupIds(round), warmTimes);
+    const lookupRow: Row = {
+      cold_p95: round1(percentile(lookups.cold, 95)),
+      warm_p50: round1(percentile(lookups.warm, 50)),
+      warm_p95: round1(percentile(lookups.warm, 95)),
+    };
+    (results['lookup (HTTP floor)'] ??= []).push(lookupRow);
+    console.log(JSON.stringify({ round, class: 'lookup (HTTP floor)', ...lookupRow }));
     for (const [name, searches] of Object.entries(CLASSES)) {
       // Cold differs per round: a page number no earlier round asked keeps the query "first time".
       const variant = round === 0 ? searches : searches.map((s) => ({ ...s, page: (s.page ?? 1) + round }));
@@ -140,6 +201,14 @@ async function main(): Promise<void> {
         warm_p50: round1(percentile(ours.warm, 50)),
         warm_p95: round1(percentile(ours.warm, 95)),
       };
+      if (repository) {
+        // After the HTTP run: the server has asked each query already, so these are warm for the
+        // database; the first (cold) ask is reported apart anyway.
+        const sql = await measure((s) => timeSql(repository, s), variant, warmTimes);
+        row.sql_cold_p95 = round1(percentile(sql.cold, 95));
+        row.sql_warm_p50 = round1(percentile(sql.warm, 50));
+        row.sql_warm_p95 = round1(percentile(sql.warm, 95));
+      }
       if (naive) {
         const theirs = await measure((s) => timeNaive(naive, s), variant, 1);
         row.naive_cold_p95 = round1(percentile(theirs.cold, 95));
@@ -151,15 +220,18 @@ async function main(): Promise<void> {
     }
   }
   await naive?.end();
+  await sqlClient?.end();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
-    '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | naive warm p95 ms | naive ÷ ours (warm p95) |',
+    '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | SQL warm p50 ms | SQL warm p95 ms |' +
+      ' naive warm p95 ms | naive ÷ ours (warm p95) |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const [name, rows] of Object.entries(results)) {
     const m = (key: string) => (rows[0][key] === undefined ? '–' : String(median(rows.map((r) => r[key]))));
     console.log(
-      `| ${name} | ${m('cold_p95')} | ${m('warm_p50')} | ${m('warm_p95')} | ${m('naive_warm_p95')} | ${m('ratio_warm_p95')} |`,
+      `| ${name} | ${m('cold_p95')} | ${m('warm_p50')} | ${m('warm_p95')} | ${m('sql_warm_p50')} |` +
+        ` ${m('sql_warm_p95')} | ${m('naive_warm_p95')} | ${m('ratio_warm_p95')} |`,
     );
   }
 }

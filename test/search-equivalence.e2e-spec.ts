@@ -60,16 +60,18 @@ function catalog(seed: number, size: number, idBase: number): TitleRecord[] {
   });
 }
 
-const queryArbitrary = fc.record({
-  words: fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constant('nomatch')), {
-    minLength: 1,
-    maxLength: 4,
-  }),
-  type: fc.option(fc.constantFrom(...TITLE_TYPES), { nil: undefined }),
-  year: fc.option(fc.constantFrom(...YEARS), { nil: undefined }),
-  limit: fc.integer({ min: 1, max: 20 }),
-  page: fc.integer({ min: 1, max: 12 }),
-});
+/** Queries of `minWords` to 4 words (3 or more: candidates intersected with further lists). */
+const queryArbitrary = (minWords: number) =>
+  fc.record({
+    words: fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constant('nomatch')), {
+      minLength: minWords,
+      maxLength: 4,
+    }),
+    type: fc.option(fc.constantFrom(...TITLE_TYPES), { nil: undefined }),
+    year: fc.option(fc.constantFrom(...YEARS), { nil: undefined }),
+    limit: fc.integer({ min: 1, max: 20 }),
+    page: fc.integer({ min: 1, max: 12 }),
+  });
 
 describe('search fast paths equal the plain query', () => {
   let t: TestApp;
@@ -81,9 +83,9 @@ describe('search fast paths equal the plain query', () => {
   });
   afterAll(() => t.close());
 
-  const checkQueries = (seed: number) =>
+  const checkQueries = (seed: number, minWords = 1) =>
     fc.assert(
-      fc.asyncProperty(queryArbitrary, async ({ words, type, year, limit, page }) => {
+      fc.asyncProperty(queryArbitrary(minWords), async ({ words, type, year, limit, page }) => {
         const query = searchQuery(words.join(' '));
         const filters: SearchFilters = { type, year };
         const slice = { limit, offset: (page - 1) * limit };
@@ -110,6 +112,7 @@ describe('search fast paths equal the plain query', () => {
   it('on a generated catalog', async () => {
     await t.writer.replaceCatalog({ titles: catalog(1, 400, 1_000_000) }, { pairMinTitles: PAIR_MIN_TITLES });
     await checkQueries(11);
+    await checkQueries(13, 3);
     await checkLists();
   });
 

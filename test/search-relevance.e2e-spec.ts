@@ -4,7 +4,7 @@ import { titleRecord } from './support/titles';
 
 /**
  * Issue 14's table, on a crafted catalog with the real titles and vote counts: text tiers first
- * (exact, article-less, phrase, all words), then votes, then id.
+ * (exact, article-less, words in order, all words), then votes, then id.
  */
 const title = (
   imdbId: string,
@@ -39,6 +39,9 @@ const CATALOG: TitleRecord[] = [
   title('tt0071562', 'The Godfather Part II', 1_400_000),
   title('tt9100001', 'Godfather', 500),
   title('tt9100002', 'A Godfather Story', 90_000),
+  title('tt0345950', 'The SpongeBob SquarePants Movie', 400_000),
+  title('tt4823776', 'The SpongeBob Movie: Sponge on the Run', 80_000),
+  title('tt9100003', 'SpongeBob: The Movie Special', 500_000),
 ];
 
 describe('search relevance tiers (issue 14)', () => {
@@ -88,5 +91,13 @@ describe('search relevance tiers (issue 14)', () => {
   it('a phrase ranks above the same words scattered, wherever it stands in the title', async () => {
     expect(await top('empire strikes', 1)).toEqual(['tt0080684']);
     expect(await top('the empire', 2)).toEqual(['tt0080684', 'tt27575536']);
+  });
+
+  it("the words in the query's order, even apart, rank above the same words in another order", async () => {
+    // "The SpongeBob SquarePants Movie" holds the, spongebob, movie in order (a word between);
+    // "SpongeBob: The Movie Special" holds them too, but "the" after "spongebob": votes cannot lift it.
+    expect(await top('the spongebob movie')).toEqual(['tt0345950', 'tt4823776', 'tt9100003']);
+    // Without "the", all three hold the words in order: one tier, so votes decide.
+    expect(await top('spongebob movie')).toEqual(['tt9100003', 'tt0345950', 'tt4823776']);
   });
 });

@@ -7,14 +7,18 @@
  * `withoutLeadingArticle`), a title scores, taking the stronger of its title and original title:
  *   4  its key equals K                                   "batman" → "Batman"
  *   3  its key without a leading article equals K'        "batman" → "The Batman"
- *   2  K appears in it as a contiguous phrase, or its     "lord of the rings" → "The Lord of the
- *      article-less key begins with K'                    Rings: The Fellowship of the Ring";
- *                                                         "spirit" → "Ghost Rider: Spirit of Vengeance"
+ *   2  K's tokens appear in it in K's order (other        "lord of the rings" → "The Lord of the
+ *      words may stand between them), or its              Rings: The Fellowship of the Ring";
+ *      article-less key begins with K'                    "the spongebob movie" → "The SpongeBob
+ *                                                         SquarePants Movie"; "spirit" → "Ghost
+ *                                                         Rider: Spirit of Vengeance"
  *   1  every token occurs somewhere (the match itself)    "star wars empire" → "Star Wars: Episode V -
  *                                                         The Empire Strikes Back"
  * Only the text decides the tier; votes decide inside a tier. A phrase at the start of a title and
  * one later in it share a tier on purpose: the quality report on real titles showed that splitting
  * them ranks obscure "Spirit: …" titles above "Ghost Rider: Spirit of Vengeance" or "Toy Story 3".
+ * "In order" rather than "contiguous" lets a query that skips a word of a long title ("the
+ * spongebob movie") still rank that title above titles that merely hold the words in another order.
  */
 export const RELEVANCE_TIERS = { exact: 4, articleLess: 3, phrase: 2, allTokens: 1 } as const;
 
@@ -29,12 +33,16 @@ export function relevanceTierSql(alias: string, key: string, bareKey: string): s
   const original = `${alias}.original_key`;
   const originalBare = `${alias}.original_bare_key`;
   const startsWith = (column: string) => `starts_with(${column} || ' ', ${bareKey} || ' ')`;
-  const contains = (column: string) => `strpos(' ' || ${column} || ' ', ' ' || ${key} || ' ') > 0`;
+  // In order: every token of the key, each as a whole token, left to right, anything between.
+  // The column's tokens are padded to " a  b  c " and the key becomes the pattern "% a % b % c %"
+  // (tokens hold only letters, numbers and marks, never LIKE's "%", "_" or "\").
+  const inOrder = (column: string) =>
+    `(' ' || replace(${column}, ' ', '  ') || ' ') LIKE ('% ' || replace(${key}, ' ', ' % ') || ' %')`;
   const t = RELEVANCE_TIERS;
   return `CASE
     WHEN ${title} = ${key} OR ${original} = ${key} THEN ${t.exact}
     WHEN ${titleBare} = ${bareKey} OR ${originalBare} = ${bareKey} THEN ${t.articleLess}
-    WHEN ${contains(title)} OR ${contains(original)} OR ${startsWith(titleBare)} OR ${startsWith(originalBare)}
+    WHEN ${inOrder(title)} OR ${inOrder(original)} OR ${startsWith(titleBare)} OR ${startsWith(originalBare)}
       THEN ${t.phrase}
     ELSE ${t.allTokens} END`;
 }

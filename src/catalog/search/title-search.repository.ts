@@ -20,6 +20,14 @@ export interface SearchResult {
 /** search_lists rows for "every year" hold year 0 (start years are 1800 to 2100). */
 const ANY_YEAR = 0;
 
+/**
+ * A further list is intersected with the candidates (before any title_search row is read) when it
+ * holds at most this many times as many ids as the candidate list: intersecting costs ~0.1 µs per
+ * id, checking a candidate on title_search ~8 µs warm (an index probe and a heap row; far more
+ * cold), measured with EXPLAIN ANALYZE at 1.3M titles.
+ */
+export const FILTER_LIST_RATIO = 40;
+
 /** The search_lists column holding the list for a type filter (a whitelisted identifier). */
 function listColumn(type: TitleType | undefined): string {
   return type ?? 'ids';
@@ -32,7 +40,9 @@ function listColumn(type: TitleType | undefined): string {
  * - the query is one token, or two distinct frequent tokens: its ranked list was precomputed by the
  *   loader (search_lists, per year and per type too), so a page is a slice and the total its length;
  * - otherwise: the smallest precomputed list that every match belongs to (the rarest token's, or the
- *   rarest pair's) is the candidate set; candidates are checked and ranked on the narrow title_search;
+ *   rarest pair's) is the candidate set, intersected with the other tokens' smallest lists when those
+ *   are not much longer (`FILTER_LIST_RATIO`); what is left is checked and ranked on the narrow
+ *   title_search;
  * - `searchPlain`: the definition itself over title_search, for small catalogs and the equivalence test.
  */
 @Injectable()
@@ -58,7 +68,13 @@ export class TitleSearchRepository {
     for (const [a, b] of pairs(distinct.filter(frequent))) {
       if (!plan.totals.has(`${a} ${b}`)) return { rows: [], total: 0 };
     }
-    return this.rankCandidates(query, candidates, filters, slice);
+    return this.rankCandidates(
+      query,
+      candidates,
+      filters,
+      slice,
+      coveringLists(distinct, candidates, plan.totals),
+    );
   }
 
   /** The definition: every title_search row holding all tokens, ranked in SQL. */
@@ -124,12 +140,18 @@ export class TitleSearchRepository {
     return { totals, pairMinTitles: rows[0]?.pair_min ?? null };
   }
 
-  /** Ranks the titles of one precomputed list that hold every query token. */
+  /**
+   * Ranks the titles of one precomputed list that hold every query token. `intersect` names further
+   * lists every match belongs to as well: the candidates are cut down to the ids they share first,
+   * as set operations on the arrays, so fewer title_search rows are read. The result is the same
+   * without them (every match is in each list; the tokens are checked on title_search anyway).
+   */
   private rankCandidates(
     query: SearchQuery,
     candidates: string,
     filters: SearchFilters,
     slice: Slice,
+    intersect: readonly string[] = [],
   ): Promise<SearchResult> {
     const byYear = filters.year !== undefined;
     const params: unknown[] = [
@@ -144,14 +166,23 @@ export class TitleSearchRepository {
     // A year's list has no per-type lists beside it: the type is checked on title_search.
     const typeCheck =
       byYear && filters.type !== undefined ? ` AND s.type = $${params.push(filters.type)}` : '';
+    // The same year's list, and the same type's when no year is given: each holds every match.
+    const column = byYear ? 'ids' : listColumn(filters.type);
+    const list = (key: string) =>
+      `SELECT unnest(${column}) AS id FROM search_lists WHERE key = ${key} AND year = $7`;
+    // INTERSECT is a hashed (or sorted) set operation whatever the planner guesses of the array
+    // sizes: never a nested loop over two lists.
+    const ids = [list('$6'), ...intersect.map((key) => list(`$${params.push(key)}`))].join(' INTERSECT ');
     return this.page(
       // search_lists before title_search: the loader locks them in this order when it swaps them.
-      `WITH matches AS (
+      // The ids as one array: title_search is then read by one index scan over the sorted ids
+      // (`id = ANY`), about twice as fast per title as a probe per id (measured at 1.3M titles).
+      `WITH candidates AS MATERIALIZED (SELECT ARRAY(${ids}) AS ids),
+       matches AS (
          SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.vote_rank
-         FROM search_lists l
-         CROSS JOIN LATERAL unnest(l.${byYear ? 'ids' : listColumn(filters.type)}) AS c(id)
-         JOIN title_search s ON s.id = c.id
-         WHERE l.key = $6 AND l.year = $7 AND s.lexemes @> $3::text[]${typeCheck}
+         FROM candidates c
+         JOIN title_search s ON s.id = ANY(c.ids)
+         WHERE s.lexemes @> $3::text[]${typeCheck}
        )`,
       // vote_rank is the title's position by votes descending, then id: the same order.
       (m) => `${m}tier DESC, ${m}vote_rank`,
@@ -179,6 +210,37 @@ export class TitleSearchRepository {
     );
     return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
   }
+}
+
+/**
+ * The lists to intersect with the candidate list `candidates`: for each token it does not cover, the
+ * smallest list (the token's own, or a pair's holding it) of at most FILTER_LIST_RATIO times the
+ * candidates' length, when there is one. `totals` holds the lists' lengths (keys are tokens and
+ * pairs "a b"; only keys made of query tokens are used).
+ */
+export function coveringLists(
+  tokens: readonly string[],
+  candidates: string,
+  totals: ReadonlyMap<string, number>,
+): string[] {
+  const query = new Set(tokens);
+  // Only a list whose key's tokens are all query tokens holds every match.
+  const usable = [...totals].filter(([key]) => key.split(' ').every((token) => query.has(token)));
+  const covered = new Set(candidates.split(' '));
+  const limit = totals.get(candidates)! * FILTER_LIST_RATIO;
+  const chosen: string[] = [];
+  for (const token of tokens) {
+    if (covered.has(token)) continue;
+    let best: string | undefined;
+    for (const [key, total] of usable) {
+      if (total > limit || !key.split(' ').includes(token)) continue;
+      if (best === undefined || total < totals.get(best)!) best = key;
+    }
+    if (best === undefined) continue;
+    chosen.push(best);
+    for (const covers of best.split(' ')) covered.add(covers);
+  }
+  return chosen;
 }
 
 /** Every unordered pair of distinct tokens, each once, in the order given. */
