@@ -1,4 +1,13 @@
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -23,8 +32,23 @@ export function seedEmbeddedDatabase(pgliteDir: string, seedDir = embeddedSeedDi
   // Copied beside it, then renamed: an interrupted copy never looks like a database.
   const staging = `${pgliteDir}.seeding`;
   rmSync(staging, { recursive: true, force: true });
-  cpSync(seedDir, staging, { recursive: true });
+  copyTree(seedDir, staging);
   rmdirSync(pgliteDir);
   renameSync(staging, pgliteDir);
   return true;
+}
+
+/**
+ * The seed holds only folders and regular files (about a thousand), so a plain walk with
+ * `copyFileSync` does it; Node 20's `cpSync` spends several times longer on per-file checks.
+ * Folders keep their permission bits, as files do through copyFile.
+ */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { mode: statSync(from).mode & 0o777 });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) copyTree(source, target);
+    else copyFileSync(source, target);
+  }
 }
