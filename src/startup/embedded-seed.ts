@@ -28,7 +28,7 @@ export function embeddedSeedDir(): string {
  * builds the database itself as before.
  */
 export function seedEmbeddedDatabase(pgliteDir: string, seedDir = embeddedSeedDir()): boolean {
-  if (readdirSync(pgliteDir).length > 0 || !existsSync(join(seedDir, 'PG_VERSION'))) return false;
+  if (!needsSeed(pgliteDir, seedDir)) return false;
   // Copied beside it, then renamed: an interrupted copy never looks like a database.
   const staging = `${pgliteDir}.seeding`;
   rmSync(staging, { recursive: true, force: true });
@@ -36,6 +36,11 @@ export function seedEmbeddedDatabase(pgliteDir: string, seedDir = embeddedSeedDi
   rmdirSync(pgliteDir);
   renameSync(staging, pgliteDir);
   return true;
+}
+
+/** True when the PGlite folder is empty and a seed exists: what `seedEmbeddedDatabase` would copy. */
+export function needsSeed(pgliteDir: string, seedDir = embeddedSeedDir()): boolean {
+  return readdirSync(pgliteDir).length === 0 && existsSync(join(seedDir, 'PG_VERSION'));
 }
 
 /**

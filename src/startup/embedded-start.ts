@@ -4,22 +4,25 @@ import { Worker } from 'node:worker_threads';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { getPGliteInstance, PGliteDriver } from 'typeorm-pglite';
 import { embeddedEngineOptions } from '../database/embedded-engine-options';
+import { needsSeed } from './embedded-seed';
 import { prepareDataDir } from './preflight';
 import { dataDirFailure } from './startup-failure';
 
 /**
  * Opens the embedded database while the rest of the server is still loading (`main.ts` calls it
- * before it requires Nest). Three things overlap the ~1 s of synchronous module loading: the seed
- * copy of a first start (on a worker thread), the compilation of PGlite's WebAssembly (V8 compiles
- * on background threads), and reading PGlite's file-system bundle. PGlite itself then starts on the
+ * before it requires Nest). Two things overlap the ~1 s of synchronous module loading: the seed
+ * copy of a first start (on a worker thread) and the compilation of PGlite's WebAssembly (V8
+ * compiles on background threads). PGlite itself then starts on the
  * main thread once the modules are loaded, and the DataSource later gets the same instance through
  * typeorm-pglite's `getPGliteInstance()`.
  *
  * Failures are those of a start without it: an unusable DATA_DIR is one line naming it.
  */
 export async function startEmbeddedDatabase(dataDir: string): Promise<PGlite> {
+  const shown = resolve(dataDir);
   const pgliteDir = prepareDataDir(dataDir);
-  const seeded = pgliteDir ? seedOnWorker(pgliteDir, resolve(dataDir)) : null;
+  // A restart has nothing to copy and spares itself the worker.
+  const seeded = pgliteDir && isFirstStart(pgliteDir, shown) ? seedOnWorker(pgliteDir, shown) : null;
   const pgliteWasmModule = wasm.compile(readFileSync(pgliteArtifact('pglite.wasm')));
   await seeded;
   new PGliteDriver({ ...embeddedEngineOptions(dataDir), pgliteWasmModule: await pgliteWasmModule });
@@ -30,6 +33,14 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<PGlite> {
 const { WebAssembly: wasm } = globalThis as unknown as {
   WebAssembly: { compile(bytes: Uint8Array): Promise<PGliteOptions['pgliteWasmModule']> };
 };
+
+function isFirstStart(pgliteDir: string, shown: string): boolean {
+  try {
+    return needsSeed(pgliteDir);
+  } catch (error) {
+    throw dataDirFailure(error, shown);
+  }
+}
 
 function seedOnWorker(pgliteDir: string, shown: string): Promise<void> {
   return new Promise((done, fail) => {
