@@ -18,7 +18,21 @@ delete env.DATABASE_URL;
 delete env.REDIS_URL;
 delete env.CATALOG_API_REQUIRE_DATABASE_URL;
 
-try {
+async function dropTemplateDatabases(pgliteDir) {
+  const { PGlite } = require('@electric-sql/pglite');
+  const db = await PGlite.create({ dataDir: pgliteDir });
+  try {
+    for (const name of ['template0', 'template1']) {
+      await db.exec(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+      await db.exec(`DROP DATABASE ${name}`);
+    }
+    await db.exec('CHECKPOINT');
+  } finally {
+    await db.close();
+  }
+}
+
+async function build() {
   execFileSync(
     process.execPath,
     [
@@ -32,8 +46,14 @@ try {
     ],
     { env, stdio: ['ignore', 'ignore', 'inherit'] },
   );
+  await dropTemplateDatabases(join(dataDir, 'pglite'));
   rmSync(out, { recursive: true, force: true });
   cpSync(join(dataDir, 'pglite'), out, { recursive: true });
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
 }
+
+build()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dataDir, { recursive: true, force: true }));

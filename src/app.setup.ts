@@ -15,7 +15,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(escapeUndecodablePathSegments);
   // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
   configureAppServer(app);
-  app.get(OpenApiDocument).build(app);
+  app.get(OpenApiDocument).describe(app);
   return app;
 }
 

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   let root = CliModule.forHelp();
   if (!isHelpRequest(process.argv.slice(2))) {
     const config = loadConfig();
-    if (config.database.kind === 'embedded') prepareDataDir(config.database.dataDir, { seed: false });
+    if (config.database.kind === 'embedded') prepareDataDir(config.database.dataDir);
     root = CliModule.forRoot(config);
   }
   await CommandFactory.run(root, {

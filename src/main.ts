@@ -1,40 +1,25 @@
-import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { AppModule } from './app.module';
-import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.setup';
 import { type AppConfig, loadConfig } from './config/app-config';
-import { drainOnSignals } from './server/graceful-shutdown';
-import { preflight } from './startup/preflight';
-import { describeStartupFailure, errorFirstLine, listenFailure } from './startup/startup-failure';
-import { reportStartup } from './startup/startup-report';
+import { startEmbeddedDatabase } from './startup/embedded-start';
+import { describeStartupFailure, errorFirstLine } from './startup/startup-failure';
 
 let config: AppConfig | undefined;
 
-async function bootstrap(): Promise<void> {
+/**
+ * Only the configuration and the embedded database's opener are loaded before the database is set
+ * going; Nest and the application (about a second of module loading) load while it starts.
+ */
+async function main(): Promise<void> {
   config = loadConfig();
-  await preflight(config);
-  // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
-  // over; a start that fails before then prints only its one line.
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config),
-    createHttpAdapter(),
-    {
-      ...APP_OPTIONS,
-      autoFlushLogs: false,
-    },
-  );
-  configureApp(app);
-  app.flushLogs();
-  const { port, host } = config;
-  await app.listen(port, host).catch((error: unknown) => {
-    throw listenFailure(error, { port, host });
-  });
-  drainOnSignals(app, config.server);
-  await reportStartup(app, config);
+  const embedded =
+    config.database.kind === 'embedded' ? startEmbeddedDatabase(config.database.dataDir) : null;
+  // Awaited below; this only keeps a failure from counting as unhandled while the modules load.
+  embedded?.catch(() => undefined);
+  const { startServer } = await import('./startup/server-start');
+  await embedded;
+  await startServer(config);
 }
 
-bootstrap().catch((error: unknown) => {
+main().catch((error: unknown) => {
   // Before the logger exists a stack trace would be noise; LOG_LEVEL=debug shows it for a bug.
   const line = describeStartupFailure(error, config) ?? `start-up failed: ${errorFirstLine(error)}`;
   console.error(`error: ${line}`);

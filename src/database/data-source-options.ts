@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { PGliteDriver } from 'typeorm-pglite';
 import { MIGRATIONS } from '../../migrations';
 import type { DatabaseConfig } from '../config/app-config';
-import { lockEmbeddedDatabase } from './embedded-lock';
+import { embeddedEngineOptions } from './embedded-engine-options';
 import { ENTITIES } from './entities';
 import { logConnectionError, ResilientClient } from './resilient-client';
 
@@ -48,17 +46,5 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
       poolErrorHandler: logConnectionError,
     };
   }
-  return { ...common, driver: new PGliteDriver({ dataDir: embeddedDataDir(database.dataDir) }).driver };
-}
-
-/**
- * `memory://` keeps the embedded database in memory (tests); anything else is a folder, created if
- * needed and locked for this process (idempotent, so the server can claim it before Nest starts).
- */
-export function embeddedDataDir(dataDir: string): string {
-  if (dataDir.startsWith('memory://')) return dataDir;
-  const absolute = resolve(dataDir, 'pglite');
-  mkdirSync(absolute, { recursive: true });
-  lockEmbeddedDatabase(resolve(dataDir));
-  return absolute;
+  return { ...common, driver: new PGliteDriver(embeddedEngineOptions(database.dataDir)).driver };
 }

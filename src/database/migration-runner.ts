@@ -8,6 +8,7 @@ const MIGRATION_LOCK_KEY = 7_301_114_520;
  * so replicas starting together apply each migration exactly once; the lock is freed in `finally`.
  */
 export async function runPendingMigrations(dataSource: DataSource): Promise<Migration[]> {
+  if (await allMigrationsApplied(dataSource)) return [];
   const lockRunner = dataSource.createQueryRunner();
   await lockRunner.connect();
   try {
@@ -20,4 +21,23 @@ export async function runPendingMigrations(dataSource: DataSource): Promise<Migr
   } finally {
     await lockRunner.release();
   }
+}
+
+/**
+ * The usual start: every migration this build knows is recorded already. Two small queries answer
+ * that, where TypeORM's `runMigrations` (and its lock) costs several catalog lookups; anything else
+ * (no table yet, a migration missing) goes the locked way above.
+ */
+async function allMigrationsApplied(dataSource: DataSource): Promise<boolean> {
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  const [{ present }] = await dataSource.query<{ present: boolean }[]>(
+    'SELECT to_regclass($1) IS NOT NULL AS present',
+    [table],
+  );
+  if (!present) return false;
+  const rows = await dataSource.query<{ name: string }[]>(`SELECT name FROM "${table}"`);
+  const applied = new Set(rows.map((row) => row.name));
+  return dataSource.migrations.every((migration) =>
+    applied.has(migration.name ?? migration.constructor.name),
+  );
 }

@@ -1,35 +1,34 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import Redis from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { embeddedDataDir } from '../database/data-source-options';
-import { seedEmbeddedDatabase } from './embedded-seed';
+import { embeddedDataDir } from '../database/embedded-engine-options';
 import { dataDirFailure, redisFailure } from './startup-failure';
 
 /** How long the start waits for Redis to answer before refusing to start. */
 const REDIS_CHECK_TIMEOUT_MS = 3_000;
 
 /**
- * What the server checks before Nest starts, so a mistake in DATA_DIR or REDIS_URL ends the start
- * with one line instead of a framework error (the database is checked by connecting to it).
+ * What the server checks before Nest starts, so a mistake in REDIS_URL ends the start with one line
+ * instead of a framework error (the database is checked by connecting to it; DATA_DIR by
+ * `startEmbeddedDatabase`, which `main.ts` starts first).
  */
 export async function preflight(config: AppConfig): Promise<void> {
-  if (config.database.kind === 'embedded') prepareDataDir(config.database.dataDir, { seed: true });
   if (config.redisUrl) await checkRedis(config.redisUrl);
 }
 
 /**
- * Claims the embedded database's folder for this process and checks it is writable; the server's
- * very first start also fills it from the prebuilt seed (see `embedded-seed.ts`).
+ * Claims the embedded database's folder for this process and checks it is writable, and returns
+ * the PGlite folder in it (null for `memory://`). The server's first start then fills it from the
+ * prebuilt seed (`startEmbeddedDatabase`); the CLI builds the database itself.
  */
-export function prepareDataDir(dataDir: string, options: { seed: boolean }): void {
-  if (dataDir.startsWith('memory://')) return;
+export function prepareDataDir(dataDir: string): string | null {
+  if (dataDir.startsWith('memory://')) return null;
   const shown = resolve(dataDir);
   try {
     const pgliteDir = embeddedDataDir(dataDir);
     accessSync(shown, constants.W_OK);
     accessSync(pgliteDir, constants.W_OK);
-    if (options.seed) seedEmbeddedDatabase(pgliteDir);
+    return pgliteDir;
   } catch (error) {
     throw dataDirFailure(error, shown);
   }
@@ -37,6 +36,8 @@ export function prepareDataDir(dataDir: string, options: { seed: boolean }): voi
 
 /** Connects once and PINGs; the running service then tolerates Redis outages (see the quota module). */
 export async function checkRedis(url: string): Promise<void> {
+  // Loaded here: a server without REDIS_URL never needs ioredis.
+  const { default: Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: REDIS_CHECK_TIMEOUT_MS,

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from '../app.module';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
+import type { AppConfig } from '../config/app-config';
+import { drainOnSignals } from '../server/graceful-shutdown';
+import { preflight } from './preflight';
+import { listenFailure } from './startup-failure';
+import { reportStartup } from './startup-report';
+
+/**
+ * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
+ * embedded database going, so loading Nest and the application overlaps that work.
+ */
+export async function startServer(config: AppConfig): Promise<void> {
+  await preflight(config);
+  // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
+  // over; a start that fails before then prints only its one line.
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    createHttpAdapter(),
+    {
+      ...APP_OPTIONS,
+      autoFlushLogs: false,
+    },
+  );
+  configureApp(app);
+  app.flushLogs();
+  const { port, host } = config;
+  await app.listen(port, host).catch((error: unknown) => {
+    throw listenFailure(error, { port, host });
+  });
+  drainOnSignals(app, config.server);
+  await reportStartup(app, config);
+}
