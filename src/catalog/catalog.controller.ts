@@ -1,5 +1,7 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ConditionalGetInterceptor } from '../common/conditional/conditional-get.interceptor';
+import { VersionedBody } from '../common/conditional/versioned-body';
 import { itemEnvelope, pageEnvelope } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
@@ -17,6 +19,7 @@ import { IMDB_ID_PATTERN } from './title';
 @ApiTags('catalog')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
+@UseInterceptors(ConditionalGetInterceptor)
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
@@ -25,7 +28,7 @@ export class CatalogController {
   @ApiQuery({ type: SearchQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles')
   async search(@ValidatedQuery(SearchQueryDto) query: SearchQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.search(query), requestId);
+    return VersionedBody.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -42,7 +45,9 @@ export class CatalogController {
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @RequestId() requestId: string,
   ) {
-    return itemEnvelope(await this.catalog.getByImdbId(imdbId), requestId);
+    return VersionedBody.of(await this.catalog.getByImdbId(imdbId), (title) =>
+      itemEnvelope(title, requestId),
+    );
   }
 
   @Get('movies')
@@ -50,7 +55,9 @@ export class CatalogController {
   @ApiQuery({ type: PageQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies')
   async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.list('movies', query), requestId);
+    return VersionedBody.of(await this.catalog.list('movies', query), (page) =>
+      pageEnvelope(page, requestId),
+    );
   }
 
   @Get('series')
@@ -60,6 +67,8 @@ export class CatalogController {
   @ApiQuery({ type: PageQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series')
   async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.list('series', query), requestId);
+    return VersionedBody.of(await this.catalog.list('series', query), (page) =>
+      pageEnvelope(page, requestId),
+    );
   }
 }

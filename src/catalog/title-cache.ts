@@ -1,0 +1,64 @@
+import type { Title } from './title';
+
+/**
+ * Entries the title cache holds at most. A serialized Title is about 1.4 KB of JSON (a few KB as
+ * a JavaScript object), so a full cache costs tens of MB; RSS at 1.3M titles is in bench/RESULTS.md.
+ */
+export const TITLE_CACHE_ENTRIES = 20_000;
+
+/** A cached answer: the title, or null for an id the catalog does not hold. */
+export interface CachedTitle {
+  version: string;
+  title: Title | null;
+}
+
+/**
+ * Title lookups of one catalog version, least recently used evicted first. Every entry belongs to
+ * the same version, so an answer from the cache is wholly that version's; moving to another
+ * version empties it.
+ */
+export class VersionedTitleCache {
+  private version: string | null = null;
+  private readonly entries = new Map<string, Title | null>();
+
+  constructor(private readonly maxEntries = TITLE_CACHE_ENTRIES) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(imdbId: string): boolean {
+    return this.entries.has(imdbId);
+  }
+
+  /** Keeps the cache for `version` (the live one, just read): any other version's entries go. */
+  useVersion(version: string | null): void {
+    if (version === this.version) return;
+    this.entries.clear();
+    this.version = version;
+  }
+
+  /** The entry under the cache's version, marked as the most recently used. */
+  lookup(imdbId: string): CachedTitle | undefined {
+    const title = this.entries.get(imdbId);
+    if (title === undefined || this.version === null) return undefined;
+    this.entries.delete(imdbId);
+    this.entries.set(imdbId, title);
+    return { version: this.version, title };
+  }
+
+  /**
+   * Keeps what one query read under `version`: only when that is the cache's version, or the cache
+   * is empty (it then takes that version). An answer of any other version is served, not kept.
+   */
+  store(version: string | null, imdbId: string, title: Title | null): void {
+    if (version === null) return;
+    if (this.entries.size === 0) this.version = version;
+    if (version !== this.version) return;
+    this.entries.delete(imdbId);
+    this.entries.set(imdbId, title);
+    if (this.entries.size > this.maxEntries) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+  }
+}
