@@ -26,7 +26,7 @@ export class CatalogController {
   @Get('search')
   @ApiOperation({ summary: 'Full-text search by title, ordered by relevance, then votes, then id' })
   @ApiQuery({ type: SearchQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', { conditional: true })
   async search(@ValidatedQuery(SearchQueryDto) query: SearchQueryDto, @RequestId() requestId: string) {
     return VersionedBody.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
   }
@@ -38,7 +38,7 @@ export class CatalogController {
     schema: { type: 'string', pattern: IMDB_ID_PATTERN.source },
     example: 'tt0111161',
   })
-  @ApiOkEnvelope(TitleItemDto, 'metered', 'The title, as the only item of data')
+  @ApiOkEnvelope(TitleItemDto, 'metered', 'The title, as the only item of data', { conditional: true })
   @ApiErrorResponses('metered', 'TITLE_NOT_FOUND')
   async getTitle(
     @Param('imdb_id', ImdbIdPipe) imdbId: string,
@@ -53,7 +53,7 @@ export class CatalogController {
   @Get('movies')
   @ApiOperation({ summary: 'Titles of type movie or tv_movie, ordered by votes, then id' })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true })
   async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
     return VersionedBody.of(await this.catalog.list('movies', query), (page) =>
       pageEnvelope(page, requestId),
@@ -65,7 +65,7 @@ export class CatalogController {
     summary: 'Titles of type tv_series, tv_mini_series or tv_special, ordered by votes, then id',
   })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true })
   async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
     return VersionedBody.of(await this.catalog.list('series', query), (page) =>
       pageEnvelope(page, requestId),
