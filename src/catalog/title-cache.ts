@@ -17,10 +17,16 @@ export interface CachedTitle {
  * Title lookups of one catalog version, least recently used evicted first. Every entry belongs to
  * the same version, so an answer from the cache is wholly that version's; moving to another
  * version empties it.
+ *
+ * An id is kept on its second miss, not its first: the first only puts the id in a bounded set of
+ * recent misses. Kept titles live long enough to reach V8's old generation, so admitting every
+ * miss would turn a stream of one-off lookups (a crawl over the catalog) into old-generation
+ * garbage, which grows the heap and slows collection, for no hits.
  */
 export class VersionedTitleCache {
   private version: string | null = null;
   private readonly entries = new Map<string, Title | null>();
+  private readonly missedOnce = new Set<string>();
 
   constructor(private readonly maxEntries = TITLE_CACHE_ENTRIES) {}
 
@@ -36,6 +42,7 @@ export class VersionedTitleCache {
   useVersion(version: string | null): void {
     if (version === this.version) return;
     this.entries.clear();
+    this.missedOnce.clear();
     this.version = version;
   }
 
@@ -49,13 +56,19 @@ export class VersionedTitleCache {
   }
 
   /**
-   * Keeps what one query read under `version`: only when that is the cache's version, or the cache
-   * is empty (it then takes that version). An answer of any other version is served, not kept.
+   * Keeps what one query read under `version`, on the id's second miss: only when that is the
+   * cache's version, or the cache is empty (it then takes that version). An answer of any other
+   * version is served, not kept.
    */
   store(version: string | null, imdbId: string, title: Title | null): void {
     if (version === null) return;
-    if (this.entries.size === 0) this.version = version;
-    if (version !== this.version) return;
+    if (this.entries.size > 0 && version !== this.version) return;
+    if (!this.missedOnce.delete(imdbId)) {
+      if (this.missedOnce.size >= this.maxEntries) this.missedOnce.clear();
+      this.missedOnce.add(imdbId);
+      return;
+    }
+    this.version = version;
     this.entries.delete(imdbId);
     this.entries.set(imdbId, title);
     if (this.entries.size > this.maxEntries) {
