@@ -3,12 +3,18 @@
  * Needs a loaded catalog on PostgreSQL (BENCH_DATABASE_URL, default the `adm_bench` database), loopback only.
  * In one sitting, three servers run side by side (bench/admission-server.ts, each in its own process)
  * and these scenarios are measured in interleaved rounds (medians of 3 by default):
- *   full       GET /v1/titles/{id} with API key, minute and month limits
- *   overridden the same through the same app with LimitsGuard overridden (testing module)
+ *   full       GET /v1/titles/{id} of one hot id with API key, minute and month limits
+ *   full-spread        the same, cycling over SPREAD_IDS ids sampled from the catalog (fits the title cache)
+ *   full-wide          the same, cycling over WIDE_IDS sampled ids (10× the cache: mostly misses)
+ *   overridden         the hot id through the same app with LimitsGuard overridden (testing module)
+ *   overridden-spread  the spread ids through that app
  *   bare       a NestJS-on-Express endpoint answering a fixed 1.4 KB JSON body
  *   health     GET /health on the full app
  *   flood      invalid keys (half malformed, half well-formed but unknown, all distinct) on the full app,
  *              with the SQL statements the full server ran meanwhile
+ *   304        the hot id on the full app with If-None-Match naming its ETag (answered 304)
+ *   304-spread the spread ids, each with its own ETag
+ * Ids are sampled reproducibly (setseed) from the catalog; ETags are computed as the server does.
  * Prints a JSON summary and writes it to bench/out/admission-<timestamp>.json.
  *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50]
  */
@@ -20,6 +26,12 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { entityTag } from '../src/common/conditional/conditional-get.interceptor';
+import { TITLE_CACHE_ENTRIES } from '../src/catalog/title-cache';
+
+/** A working set that fits the title cache, and one ten times its size. */
+const SPREAD_IDS = 5_000;
+const WIDE_IDS = TITLE_CACHE_ENTRIES * 10;
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +55,8 @@ interface Server {
   key: string | null;
   child: ChildProcess;
 }
+
+type Request = { path?: string; headers?: Record<string, string> };
 
 interface Run {
   scenario: string;
@@ -86,12 +100,13 @@ async function load(
   url: string,
   seconds: number,
   headers: Record<string, string>,
-  setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> },
+  setupRequest?: (req: Request) => Request,
+  amount?: number,
 ) {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     headers,
     requests: setupRequest ? [{ setupRequest }] : undefined,
   });
@@ -118,13 +133,29 @@ const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.fl
 async function main(): Promise<void> {
   const db = new Client({ connectionString: DATABASE_URL });
   await db.connect();
-  const [{ imdb_id: imdbId, titles }] = (
-    await db.query<{ imdb_id: string; titles: number }>(
+  const [{ imdb_id: imdbId, titles, version }] = (
+    await db.query<{ imdb_id: string; titles: number; version: string }>(
       `SELECT (SELECT imdb_id FROM titles ORDER BY id OFFSET 500000 LIMIT 1) AS imdb_id,
-              (SELECT title_count FROM catalog_state WHERE id = 1) AS titles`,
+              (SELECT title_count FROM catalog_state WHERE id = 1) AS titles,
+              (SELECT catalog_version FROM catalog_state WHERE id = 1) AS version`,
     )
   ).rows;
+  await db.query('SELECT setseed(0.42)');
+  const sampled = (
+    await db.query<{ imdb_id: string }>(`SELECT imdb_id FROM titles ORDER BY random() LIMIT ${WIDE_IDS}`)
+  ).rows.map((row) => `/v1/titles/${row.imdb_id}`);
   await db.end();
+  /** Cycles over the first `size` sampled lookups, optionally naming each one's ETag. */
+  const cycling = (size: number, conditional = false) => {
+    let next = 0;
+    return (req: Request): Request => {
+      const path = sampled[next++ % size];
+      const headers = conditional
+        ? { ...req.headers, 'if-none-match': entityTag(version, path) }
+        : req.headers;
+      return { ...req, path, headers };
+    };
+  };
 
   const [full, overridden, bare] = await Promise.all([
     startServer('full', BASE_PORT),
@@ -136,22 +167,46 @@ async function main(): Promise<void> {
   let flood = 0;
   try {
     const lookup = `/v1/titles/${imdbId}`;
-    const scenarios: Array<{ name: string; server: Server; path: string; invalid?: boolean }> = [
+    const scenarios: Array<{
+      name: string;
+      server: Server;
+      path: string;
+      invalid?: boolean;
+      ifNoneMatch?: string;
+      setup?: (req: Request) => Request;
+      prime?: number;
+    }> = [
+      // Compared pairs run back to back: the shared machine's load changes within seconds.
       { name: 'full', server: full, path: lookup },
+      { name: '304', server: full, path: lookup, ifNoneMatch: entityTag(version, lookup) },
       { name: 'overridden', server: overridden, path: lookup },
       { name: 'bare', server: bare, path: '/bare' },
       { name: 'health', server: full, path: '/health' },
+      // The working set is requested twice before the warm-up (the wide runs evict it).
+      { name: 'full-spread', server: full, path: lookup, setup: cycling(SPREAD_IDS), prime: SPREAD_IDS },
+      { name: '304-spread', server: full, path: lookup, setup: cycling(SPREAD_IDS, true) },
+      {
+        name: 'overridden-spread',
+        server: overridden,
+        path: lookup,
+        setup: cycling(SPREAD_IDS),
+        prime: SPREAD_IDS,
+      },
+      { name: 'full-wide', server: full, path: lookup, setup: cycling(WIDE_IDS) },
       { name: 'flood', server: full, path: lookup, invalid: true },
     ];
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const { name, server, path, invalid } of scenarios) {
+      for (const { name, server, path, invalid, ifNoneMatch, setup: cycle, prime } of scenarios) {
         const headers: Record<string, string> = server.key ? { authorization: `Bearer ${server.key}` } : {};
+        if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
         const setup = invalid
-          ? (req: { headers?: Record<string, string> }) => ({
+          ? (req: Request) => ({
               ...req,
               headers: { ...req.headers, authorization: `Bearer ${invalidKey(flood++)}` },
             })
-          : undefined;
+          : cycle;
+        // Twice: the cache keeps an id on its second miss.
+        if (prime) await load(server.url + path, 0, headers, cycling(prime), 2 * prime);
         await load(server.url + path, WARMUP, headers, setup);
         const before = await stats(server);
         const result = await load(server.url + path, SECONDS, headers, setup);
@@ -174,7 +229,7 @@ async function main(): Promise<void> {
     string,
     { requestsPerSecond: number; p50: number; p99: number; statementsPerRequest?: number }
   > = {};
-  for (const name of ['full', 'overridden', 'bare', 'health', 'flood']) {
+  for (const name of [...new Set(runs.map((run) => run.scenario))]) {
     const mine = runs.filter((run) => run.scenario === name);
     const requests = mine.map((run) => Object.values(run.statuses).reduce((a, b) => a + b, 0));
     summary[name] = {
@@ -195,21 +250,61 @@ async function main(): Promise<void> {
         runs.find((run) => run.scenario === name && run.round === i + 1)!.requestsPerSecond;
       return ratio(rps(a), rps(b));
     });
+  const perRoundMedians = (pairs: Record<string, [string, string]>) =>
+    Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, median(perRound(a, b))]));
   const report = {
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-    settings: { rounds: ROUNDS, seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, titles, imdbId },
+    settings: {
+      rounds: ROUNDS,
+      seconds: SECONDS,
+      warmup: WARMUP,
+      connections: CONNECTIONS,
+      titles,
+      imdbId,
+      spreadIds: SPREAD_IDS,
+      wideIds: WIDE_IDS,
+      titleCacheEntries: TITLE_CACHE_ENTRIES,
+    },
     summary,
     ratios: {
       fullVsOverridden: ratio(summary.full.requestsPerSecond, summary.overridden.requestsPerSecond),
       fullVsBare: ratio(summary.full.requestsPerSecond, summary.bare.requestsPerSecond),
       healthVsBare: ratio(summary.health.requestsPerSecond, summary.bare.requestsPerSecond),
       fullP99VsP50: ratio(summary.full.p99, summary.full.p50),
+      fullSpreadVsOverriddenSpread: ratio(
+        summary['full-spread'].requestsPerSecond,
+        summary['overridden-spread'].requestsPerSecond,
+      ),
+      fullSpreadVsBare: ratio(summary['full-spread'].requestsPerSecond, summary.bare.requestsPerSecond),
+      fullSpreadP99VsP50: ratio(summary['full-spread'].p99, summary['full-spread'].p50),
+      fullWideVsBare: ratio(summary['full-wide'].requestsPerSecond, summary.bare.requestsPerSecond),
+      notModifiedVsOk: ratio(summary['304'].requestsPerSecond, summary.full.requestsPerSecond),
+      notModifiedSpreadVsOk: ratio(
+        summary['304-spread'].requestsPerSecond,
+        summary['full-spread'].requestsPerSecond,
+      ),
     },
+    /** The median of the per-round ratios: the figure to quote on a shared machine. */
+    ratiosMedianOfRounds: perRoundMedians({
+      fullVsOverridden: ['full', 'overridden'],
+      fullVsBare: ['full', 'bare'],
+      healthVsBare: ['health', 'bare'],
+      fullSpreadVsOverriddenSpread: ['full-spread', 'overridden-spread'],
+      fullSpreadVsBare: ['full-spread', 'bare'],
+      fullWideVsBare: ['full-wide', 'bare'],
+      notModifiedVsOk: ['304', 'full'],
+      notModifiedSpreadVsOk: ['304-spread', 'full-spread'],
+    }),
     ratiosPerRound: {
       fullVsOverridden: perRound('full', 'overridden'),
       fullVsBare: perRound('full', 'bare'),
       healthVsBare: perRound('health', 'bare'),
+      fullSpreadVsOverriddenSpread: perRound('full-spread', 'overridden-spread'),
+      fullSpreadVsBare: perRound('full-spread', 'bare'),
+      notModifiedVsOk: perRound('304', 'full'),
+      notModifiedSpreadVsOk: perRound('304-spread', 'full-spread'),
     },
     rssMb: {
       start: Math.round(rss[0] / 1e6),

@@ -13,7 +13,9 @@ import { awaitRoomInMinute } from './support/timing';
 
 const run = promisify(execFile);
 const BIN = join(__dirname, '..', 'node_modules', '.bin');
-const ROUTES = ['/health', '/v1/search', '/v1/titles/{imdb_id}', '/v1/movies', '/v1/series'];
+const ROUTES = ['/health', '/v1/search', '/v1/titles/{imdb_id}', '/v1/movies', '/v1/series', '/v1/usage'];
+/** The routes that answer conditional requests (ETag, If-None-Match, 304). */
+const CONDITIONAL_ROUTES = ['/v1/search', '/v1/titles/{imdb_id}', '/v1/movies', '/v1/series'];
 /** One concrete request per /v1 route that would succeed with a good key. */
 const V1_REQUESTS = ['/v1/search?q=office', '/v1/titles/tt0111161', '/v1/movies', '/v1/series'];
 
@@ -45,8 +47,9 @@ describe('OpenAPI document at /openapi.json', () => {
     path: string,
     expectedStatus: number,
     key: string | null = t.key,
+    headers: Record<string, string> = {},
   ): Promise<Response> => {
-    const req = t.http().get(path);
+    const req = t.http().get(path).set(headers);
     if (key !== null) req.set('Authorization', `Bearer ${key}`);
     const res = await req;
     expect({ path, status: res.status, body: res.body }).toMatchObject({ status: expectedStatus });
@@ -76,7 +79,10 @@ describe('OpenAPI document at /openapi.json', () => {
     it('documents every parameter with its pattern or range', () => {
       const params = (route: string) =>
         Object.fromEntries(
-          (document.paths[route].get.parameters ?? []).map((p: Json) => [`${p.in}:${p.name}`, p]),
+          (document.paths[route].get.parameters ?? [])
+            // If-None-Match has its own test below.
+            .filter((p: Json) => p.in !== 'header')
+            .map((p: Json) => [`${p.in}:${p.name}`, p]),
         );
       const paging = {
         'query:page': {
@@ -102,6 +108,7 @@ describe('OpenAPI document at /openapi.json', () => {
       expect(params('/v1/movies')).toMatchObject(paging);
       expect(Object.keys(params('/v1/movies'))).toHaveLength(2);
       expect(Object.keys(params('/v1/series'))).toHaveLength(2);
+      expect(params('/v1/usage')).toEqual({});
       expect(params('/v1/titles/{imdb_id}')).toEqual({
         'path:imdb_id': expect.objectContaining({
           required: true,
@@ -109,6 +116,22 @@ describe('OpenAPI document at /openapi.json', () => {
         }),
       });
       expect(params('/health')).toEqual({});
+    });
+
+    it('documents ETag, If-None-Match and 304 on the catalog routes, and only there', () => {
+      for (const route of ROUTES) {
+        const { parameters = [], responses } = document.paths[route].get;
+        const conditional = CONDITIONAL_ROUTES.includes(route);
+        expect(parameters.some((p: Json) => p.in === 'header' && p.name === 'If-None-Match')).toBe(
+          conditional,
+        );
+        expect(Object.keys(responses).includes('304')).toBe(conditional);
+        expect(Boolean(responses['200'].headers?.ETag?.required)).toBe(conditional);
+        if (conditional) {
+          expect(responses['304'].content).toBeUndefined();
+          expect(responses['304'].headers.ETag.required).toBe(true);
+        }
+      }
     });
 
     it('requires the bearer scheme on /v1 and nothing on /health', () => {
@@ -123,7 +146,7 @@ describe('OpenAPI document at /openapi.json', () => {
       const codes = (route: string) =>
         Object.fromEntries(
           Object.entries(document.paths[route].get.responses as Json)
-            .filter(([status]) => status !== '200')
+            .filter(([status]) => status !== '200' && status !== '304')
             .map(([status, response]) => [
               status,
               response.content['application/json'].schema.allOf[1].properties.error.properties.code.enum,
@@ -141,6 +164,8 @@ describe('OpenAPI document at /openapi.json', () => {
       expect(codes('/v1/movies')).toEqual(common);
       expect(codes('/v1/series')).toEqual(common);
       expect(codes('/v1/titles/{imdb_id}')).toEqual({ ...common, '404': ['TITLE_NOT_FOUND'] });
+      // Usage is answered at an exhausted quota, so it never refuses with the quota's code.
+      expect(codes('/v1/usage')).toEqual({ ...common, '429': ['RATE_LIMITED'] });
     });
 
     it('describes the Title with exactly the fields a served title has, all required', async () => {
@@ -165,6 +190,15 @@ describe('OpenAPI document at /openapi.json', () => {
       await checked('/v1/movies?page=2&limit=3', 200);
       await checked('/v1/series', 200);
       await checked('/v1/series?page=99', 200);
+      await checked('/v1/usage', 200);
+    });
+
+    it('304 on every catalog route, with no body', async () => {
+      for (const path of V1_REQUESTS) {
+        const { etag } = (await checked(path, 200)).headers;
+        const res = await checked(path, 304, t.key, { 'If-None-Match': etag });
+        expect(res.text).toBe('');
+      }
     });
 
     it('400 VALIDATION_ERROR', async () => {
@@ -180,6 +214,7 @@ describe('OpenAPI document at /openapi.json', () => {
         '/v1/movies?limit=21',
         '/v1/movies?page=0',
         '/v1/series?page=1&page=2',
+        '/v1/usage?page=1',
       ]) {
         expect((await checked(path, 400)).body.error.code).toBe('VALIDATION_ERROR');
       }
@@ -188,7 +223,7 @@ describe('OpenAPI document at /openapi.json', () => {
     it('401 and 403 on every /v1 route', async () => {
       const { key: disabled, summary } = await newKey(1000, 1000);
       await t.apiKeys.setDisabled(summary.id, true);
-      for (const path of V1_REQUESTS) {
+      for (const path of [...V1_REQUESTS, '/v1/usage']) {
         expect((await checked(path, 401, null)).body.error.code).toBe('MISSING_API_KEY');
         expect((await checked(path, 401, `mov_live_${'A'.repeat(43)}`)).body.error.code).toBe(
           'INVALID_API_KEY',
@@ -211,17 +246,21 @@ describe('OpenAPI document at /openapi.json', () => {
         expect((await checked(path, 429, perMinute)).body.error.code).toBe('RATE_LIMITED');
         expect((await checked(path, 429, monthly)).body.error.code).toBe('MONTHLY_QUOTA_EXCEEDED');
       }
+      expect((await checked('/v1/usage', 429, perMinute)).body.error.code).toBe('RATE_LIMITED');
+      expect((await checked('/v1/usage', 200, monthly)).body.data[0].month.remaining).toBe(0);
     });
 
     it('500 INTERNAL_ERROR on every route when the database fails', async () => {
       const db = t.app.get(Database);
       await db.query('ALTER TABLE catalog_state RENAME TO catalog_state_away');
       await db.query('ALTER TABLE titles RENAME TO titles_away');
+      await db.query('ALTER TABLE quota_counters RENAME TO quota_counters_away');
       try {
         await checked('/health', 500, null);
-        for (const path of V1_REQUESTS)
+        for (const path of [...V1_REQUESTS, '/v1/usage'])
           expect((await checked(path, 500)).body.error.code).toBe('INTERNAL_ERROR');
       } finally {
+        await db.query('ALTER TABLE quota_counters_away RENAME TO quota_counters');
         await db.query('ALTER TABLE titles_away RENAME TO titles');
         await db.query('ALTER TABLE catalog_state_away RENAME TO catalog_state');
       }

@@ -1,5 +1,7 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ConditionalGetInterceptor } from '../common/conditional/conditional-get.interceptor';
+import { VersionedBody } from '../common/conditional/versioned-body';
 import { itemEnvelope, pageEnvelope } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
@@ -17,15 +19,16 @@ import { IMDB_ID_PATTERN } from './title';
 @ApiTags('catalog')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
+@UseInterceptors(ConditionalGetInterceptor)
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get('search')
   @ApiOperation({ summary: 'Full-text search by title, ordered by relevance, then votes, then id' })
   @ApiQuery({ type: SearchQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', { conditional: true })
   async search(@ValidatedQuery(SearchQueryDto) query: SearchQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.search(query), requestId);
+    return VersionedBody.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -35,22 +38,26 @@ export class CatalogController {
     schema: { type: 'string', pattern: IMDB_ID_PATTERN.source },
     example: 'tt0111161',
   })
-  @ApiOkEnvelope(TitleItemDto, 'metered', 'The title, as the only item of data')
+  @ApiOkEnvelope(TitleItemDto, 'metered', 'The title, as the only item of data', { conditional: true })
   @ApiErrorResponses('metered', 'TITLE_NOT_FOUND')
   async getTitle(
     @Param('imdb_id', ImdbIdPipe) imdbId: string,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @RequestId() requestId: string,
   ) {
-    return itemEnvelope(await this.catalog.getByImdbId(imdbId), requestId);
+    return VersionedBody.of(await this.catalog.getByImdbId(imdbId), (title) =>
+      itemEnvelope(title, requestId),
+    );
   }
 
   @Get('movies')
   @ApiOperation({ summary: 'Titles of type movie or tv_movie, ordered by votes, then id' })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true })
   async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.list('movies', query), requestId);
+    return VersionedBody.of(await this.catalog.list('movies', query), (page) =>
+      pageEnvelope(page, requestId),
+    );
   }
 
   @Get('series')
@@ -58,8 +65,10 @@ export class CatalogController {
     summary: 'Titles of type tv_series, tv_mini_series or tv_special, ordered by votes, then id',
   })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series')
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true })
   async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return pageEnvelope(await this.catalog.list('series', query), requestId);
+    return VersionedBody.of(await this.catalog.list('series', query), (page) =>
+      pageEnvelope(page, requestId),
+    );
   }
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogStateEntity } from './catalog-state.entity';
 import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
+import { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogStateRepository } from './catalog-state.repository';
 import { CatalogWriter } from './catalog-writer';
 import { TitleSearchRepository } from './search/title-search.repository';
@@ -11,7 +12,14 @@ import { TitleRepository } from './title.repository';
 @Module({
   imports: [TypeOrmModule.forFeature([CatalogStateEntity])],
   controllers: [CatalogController],
-  providers: [CatalogService, TitleRepository, TitleSearchRepository, CatalogStateRepository, CatalogWriter],
-  exports: [CatalogStateRepository, CatalogWriter],
+  providers: [
+    CatalogService,
+    TitleRepository,
+    TitleSearchRepository,
+    CatalogStateRepository,
+    CatalogStateProvider,
+    CatalogWriter,
+  ],
+  exports: [CatalogStateRepository, CatalogStateProvider, CatalogWriter],
 })
 export class CatalogModule {}

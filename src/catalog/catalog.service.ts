@@ -1,42 +1,67 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { type Page, pageOffset } from '../common/envelope';
+import type { Versioned } from '../common/conditional/versioned-body';
+import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
 import { searchQuery } from './search/search-text';
 import type { Title } from './title';
+import { VersionedTitleCache } from './title-cache';
 import { type TitleRow, serializeTitle } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
+/** The catalog's answers, each with the catalog version its data was read from (for the ETag). */
 @Injectable()
 export class CatalogService {
+  private readonly cache = new VersionedTitleCache();
+
   constructor(
     private readonly titles: TitleRepository,
     private readonly titleSearch: TitleSearchRepository,
+    private readonly state: CatalogStateProvider,
   ) {}
 
-  async search(query: SearchQueryDto): Promise<Page<Title>> {
+  /**
+   * Search spans several statements, so its version is the live one read before it starts (its
+   * data is that version's or, when an ingest commits meanwhile, newer), kept only when no newer
+   * reading has arrived by the end.
+   */
+  async search(query: SearchQueryDto): Promise<Versioned<Page<Title>>> {
+    const before = (await this.state.fresh()).state.catalogVersion;
     const result = await this.titleSearch.search(
       searchQuery(query.q),
       { type: query.type, year: query.year },
       { limit: query.limit, offset: pageOffset(query.page, query.limit) },
     );
-    return this.toPage(result, query);
+    const after = this.state.last()?.state.catalogVersion;
+    return { version: before === after ? before : null, value: this.toPage(result, query) };
   }
 
-  async list(family: TypeFamily, query: PageQueryDto): Promise<Page<Title>> {
+  async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<Page<Title>>> {
     const result = await this.titles.listFamily(family, {
       limit: query.limit,
       offset: pageOffset(query.page, query.limit),
     });
-    return this.toPage(result, query);
+    return { version: result.version, value: this.toPage(result, query) };
   }
 
-  async getByImdbId(imdbId: string): Promise<Title> {
-    const row = await this.titles.findByImdbId(imdbId);
-    if (!row) throw new ApiError('TITLE_NOT_FOUND');
-    return serializeTitle(row);
+  /**
+   * A cached title is served only once a state read that had not finished when the request arrived
+   * names the cache's version (reads are shared by concurrent requests, so under load that costs
+   * no query of its own); otherwise one statement reads the title and its version together.
+   */
+  async getByImdbId(imdbId: string): Promise<Versioned<Title>> {
+    if (this.cache.has(imdbId)) {
+      this.cache.useVersion((await this.state.fresh()).state.catalogVersion);
+      const hit = this.cache.lookup(imdbId);
+      if (hit) return found(hit.version, hit.title);
+    }
+    const { version, row } = await this.titles.findByImdbId(imdbId);
+    const title = row ? serializeTitle(row) : null;
+    this.cache.store(version, imdbId, title);
+    return found(version, title);
   }
 
   private toPage(result: { rows: TitleRow[]; total: number }, query: PageQueryDto): Page<Title> {
@@ -47,4 +72,9 @@ export class CatalogService {
       total: result.total,
     };
   }
+}
+
+function found(version: string | null, title: Title | null): Versioned<Title> {
+  if (!title) throw new ApiError('TITLE_NOT_FOUND');
+  return { version, value: title };
 }

@@ -15,23 +15,36 @@ export interface Slice {
 export class TitleRepository {
   constructor(private readonly db: Database) {}
 
-  async findByImdbId(imdbId: string): Promise<TitleRow | null> {
-    const rows = await this.db.query<TitleRow>(
-      `SELECT ${titleSelectSql('t')} FROM titles t WHERE t.imdb_id = $1`,
+  /**
+   * One title (or null) and the version of the catalog it was read from, in one statement, so both
+   * come from the same snapshot: an ingest commits titles and catalog_state together.
+   */
+  async findByImdbId(imdbId: string): Promise<{ version: string | null; row: TitleRow | null }> {
+    const rows = await this.db.query<TitleRow & { catalog_version: string | null }>(
+      `SELECT state.catalog_version, ${titleSelectSql('t')}
+       FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
+       LEFT JOIN titles t ON t.imdb_id = $1`,
       [imdbId],
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    return { version: row?.catalog_version ?? null, row: row && row.id !== null ? row : null };
   }
 
   /**
-   * One family (movies or series) by votes, then id, with its size from catalog_state, in one round
-   * trip. The loader stores each title's position in its family (list_rank), so any page is an
+   * One family (movies or series) by votes, then id, with its size and the catalog version from
+   * catalog_state, in one statement (one snapshot, one round trip). The loader stores each title's position in its family (list_rank), so any page is an
    * index range on title_search, whatever its depth; a page past the end yields one row of nulls.
    */
-  async listFamily(family: TypeFamily, slice: Slice): Promise<{ rows: TitleRow[]; total: number }> {
-    const rows = await this.db.query<TitleRow & { total: number }>(
-      `SELECT state.total, page.*
-       FROM (SELECT ${family === 'movies' ? 'movie_count' : 'series_count'} AS total FROM catalog_state WHERE id = 1) state
+  async listFamily(
+    family: TypeFamily,
+    slice: Slice,
+  ): Promise<{ rows: TitleRow[]; total: number; version: string | null }> {
+    const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
+      `SELECT state.total, state.catalog_version, page.*
+       FROM (
+         SELECT ${family === 'movies' ? 'movie_count' : 'series_count'} AS total, catalog_version
+         FROM catalog_state WHERE id = 1
+       ) state
        LEFT JOIN LATERAL (
          SELECT ${titleSelectSql('t')}
          FROM title_search s JOIN titles t ON t.id = s.id
@@ -40,6 +53,10 @@ export class TitleRepository {
        ) page ON true`,
       [family, slice.offset, slice.limit],
     );
-    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
+    return {
+      rows: rows.filter((row) => row.id !== null),
+      total: rows[0]?.total ?? 0,
+      version: rows[0]?.catalog_version ?? null,
+    };
   }
 }

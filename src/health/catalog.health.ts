@@ -1,25 +1,34 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { type CatalogState, CatalogStateRepository } from '../catalog/catalog-state.repository';
+import type { CatalogState } from '../catalog/catalog-state.repository';
+import { CATALOG_STATE_TIMEOUT_MS, CatalogStateProvider } from '../catalog/catalog-state.provider';
 
 /** A probe must answer in bounded time even when the database hangs. */
-export const CATALOG_CHECK_TIMEOUT_MS = 2_000;
+export const CATALOG_CHECK_TIMEOUT_MS = CATALOG_STATE_TIMEOUT_MS;
+
+/** How long a finished check may answer probes that arrive while the next one runs. */
+export const CHECK_REUSE_MS = 500;
 
 /**
- * The terminus indicator behind /health: the catalog query itself is the database check. Probes
- * that arrive while a check is running share its result, so a flood of probes costs one query at a
- * time. Nothing is kept once a check has finished, so a probe never reads a state older than the
- * query in flight when it arrived: a finished ingest shows at once, an outage answers 500 within
- * the timeout.
+ * The terminus indicator behind /health: the catalog state read is the database check.
+ *
+ * A probe that finds no check running starts one (through the state provider, which shares its
+ * query with any other reader) and answers with its result, so a lone probe always sees the
+ * database as it is now: a finished ingest shows at once, an outage answers 500 within
+ * CATALOG_CHECK_TIMEOUT_MS. A probe that arrives while a check is running answers at once with the
+ * previous check's result when that check was sent less than CHECK_REUSE_MS ago, and otherwise
+ * waits for the running one. A flood of probes therefore costs one query at a time and mostly
+ * waits for none, and no answer is older than CHECK_REUSE_MS plus one query.
  */
 @Injectable()
 export class CatalogHealthIndicator {
   private readonly logger = new Logger('Health');
   private running: Promise<CatalogState> | null = null;
+  private previous: { state: CatalogState; sentAt: number } | null = null;
 
   constructor(
     private readonly indicators: HealthIndicatorService,
-    private readonly catalogState: CatalogStateRepository,
+    private readonly catalogState: CatalogStateProvider,
   ) {}
 
   async check(key: string, onState: (state: CatalogState) => void) {
@@ -33,18 +42,26 @@ export class CatalogHealthIndicator {
     }
   }
 
-  private currentState(): Promise<CatalogState> {
-    this.running ??= withTimeout(this.catalogState.current(), CATALOG_CHECK_TIMEOUT_MS).finally(() => {
-      this.running = null;
-    });
+  private currentState(): Promise<CatalogState> | CatalogState {
+    if (this.running) {
+      if (this.previous && Date.now() - this.previous.sentAt < CHECK_REUSE_MS) return this.previous.state;
+      return this.running;
+    }
+    this.running = this.catalogState
+      .fresh()
+      .then(
+        (reading) => {
+          this.previous = reading;
+          return reading.state;
+        },
+        (error: unknown) => {
+          this.previous = null;
+          throw error;
+        },
+      )
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`catalog query exceeded ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,16 +1,22 @@
 import { Controller, Get, Req } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { authenticatedKey } from '../auth/authenticated-request';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
+import { ApiErrorResponses, ApiOkEnvelope, METERED_ROUTE_ERRORS } from '../openapi/api-responses.decorator';
+import { BEARER_SCHEME } from '../openapi/openapi-document';
+import { UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
 
-// Described in docs/limits.md; not yet part of the OpenAPI document (its response classes are to do).
-@ApiExcludeController()
+/** Every metered error but the quota's: usage is answered even when the quota is exhausted. */
+const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter((code) => code !== 'MONTHLY_QUOTA_EXCEEDED');
+
 @Controller('v1')
+@ApiTags('usage')
+@ApiBearerAuth(BEARER_SCHEME)
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
@@ -20,6 +26,12 @@ export class UsageController {
    */
   @Get('usage')
   @SkipThrottle({ month: true })
+  @ApiOperation({
+    summary:
+      "The key's limits and standing; counted in the minute but not in the month, and answered at an exhausted quota",
+  })
+  @ApiOkEnvelope(UsageResponseDto, 'metered', 'The key, its policy and both windows')
+  @ApiErrorResponses('metered', ...USAGE_ERRORS)
   async get(
     @Req() req: Request,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,

@@ -1,5 +1,5 @@
 import { type Type, applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, type HeaderObject, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiResponse, type HeaderObject, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
 import { RATE_LIMIT_HEADERS } from '../limits/limits-policy';
@@ -26,6 +26,13 @@ const HEADERS = {
     description: 'Best effort: the limit minus 1 on an accepted request, 0 on a 429',
     schema: { type: 'integer', minimum: 0 },
   }),
+  etag: {
+    required: true,
+    description:
+      'Strong validator of the catalog data this answer was read from and the request target (path and ' +
+      'query as sent); meta.request_id is not part of what it validates',
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{27}"$' },
+  },
   retryAfter: {
     required: true,
     description: 'Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota',
@@ -42,7 +49,7 @@ function responseHeaders(access: RouteAccess, status: number, codes: readonly Er
   const headers: Record<string, HeaderObject> = { [REQUEST_ID_HEADER]: HEADERS.requestId };
   const afterLimitCheck = codes.every((code) => ERROR_CATALOGUE[code].keepsRateLimitHeaders);
   if (access === 'metered' && afterLimitCheck) {
-    const always = status === 200 || status === 404 || status === 429;
+    const always = status === 200 || status === 304 || status === 404 || status === 429;
     headers[RATE_LIMIT_HEADERS.limit] = HEADERS.limit(always);
     headers[RATE_LIMIT_HEADERS.remaining] = HEADERS.remaining(always);
   }
@@ -50,9 +57,40 @@ function responseHeaders(access: RouteAccess, status: number, codes: readonly Er
   return headers;
 }
 
-/** The 200 answer of a route: its envelope class and headers. */
-export function ApiOkEnvelope(type: Type<unknown>, access: RouteAccess, description: string) {
-  return ApiResponse({ status: 200, type, description, headers: responseHeaders(access, 200) });
+/**
+ * The 200 answer of a route: its envelope class and headers. A `conditional` route (see
+ * ConditionalGetInterceptor) also sends an ETag, reads If-None-Match and may answer 304 with no body.
+ */
+export function ApiOkEnvelope(
+  type: Type<unknown>,
+  access: RouteAccess,
+  description: string,
+  options: { conditional?: boolean } = {},
+) {
+  if (!options.conditional) {
+    return ApiResponse({ status: 200, type, description, headers: responseHeaders(access, 200) });
+  }
+  return applyDecorators(
+    ApiResponse({
+      status: 200,
+      type,
+      description,
+      headers: { ...responseHeaders(access, 200), ETag: HEADERS.etag },
+    }),
+    ApiHeader({
+      name: 'If-None-Match',
+      required: false,
+      description:
+        'ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no ' +
+        'body. A 304 is authenticated and counted like any request.',
+      schema: { type: 'string' },
+    }),
+    ApiResponse({
+      status: 304,
+      description: 'Not Modified: the If-None-Match tag names this answer; no body',
+      headers: { ...responseHeaders(access, 304), ETag: HEADERS.etag },
+    }),
+  );
 }
 
 /**

@@ -19,6 +19,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .setVersion(API_VERSION)
     .addTag('catalog', 'Titles: search, lookup, movie and series lists (API key required)')
+    .addTag('usage', "The calling key's limits and standing (API key required)")
     .addTag('health', 'Service and catalog health (public)')
     .addBearerAuth(
       {

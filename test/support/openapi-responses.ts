@@ -58,7 +58,11 @@ export class OpenApiResponseChecker {
         errors.push(`header ${ruled} is not documented`);
     }
     const media = documented.content?.['application/json'];
-    if (!media) errors.push('no application/json content is documented');
+    if (!documented.content) {
+      // A response documented without content (304) must have none.
+      if (res.text) errors.push(`a body is sent where the document has none: ${res.text.slice(0, 80)}`);
+      if (res.headers['content-type'] !== undefined) errors.push('content-type is sent with no content');
+    } else if (!media) errors.push('no application/json content is documented');
     else {
       if (!String(res.headers['content-type']).startsWith('application/json')) {
         errors.push(`content-type is ${res.headers['content-type']}`);

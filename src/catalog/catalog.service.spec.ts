@@ -1,0 +1,63 @@
+import type { CatalogStateProvider } from './catalog-state.provider';
+import { CatalogService } from './catalog.service';
+import type { TitleSearchRepository } from './search/title-search.repository';
+import type { TitleRow } from './title.serializer';
+import type { TitleRepository } from './title.repository';
+
+const row = (imdbId: string, title: string) =>
+  ({ id: 1, imdb_id: imdbId, type: 'movie', title, rating_average: 0, rating_votes: 0 }) as TitleRow;
+
+describe('CatalogService title lookups', () => {
+  let live: { version: string; titles: Map<string, string> };
+  let titleQueries: number;
+  let stateReads: number;
+  let service: CatalogService;
+
+  beforeEach(() => {
+    live = { version: 'v1', titles: new Map([['tt1', 'One']]) };
+    titleQueries = 0;
+    stateReads = 0;
+    const titles = {
+      findByImdbId: async (imdbId: string) => {
+        titleQueries++;
+        const title = live.titles.get(imdbId);
+        return { version: live.version, row: title ? row(imdbId, title) : null };
+      },
+    } as unknown as TitleRepository;
+    const state = {
+      fresh: async () => {
+        stateReads++;
+        return { state: { catalogVersion: live.version }, sentAt: Date.now() };
+      },
+    } as unknown as CatalogStateProvider;
+    service = new CatalogService(titles, {} as TitleSearchRepository, state);
+  });
+
+  it('keeps a title read twice, then serves it while the state read names the same version', async () => {
+    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect([titleQueries, stateReads]).toEqual([2, 0]);
+    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect([titleQueries, stateReads]).toEqual([2, 1]);
+  });
+
+  it('remembers an unknown id as not found', async () => {
+    for (let i = 0; i < 3; i++)
+      await expect(service.getByImdbId('tt9')).rejects.toMatchObject({ code: 'TITLE_NOT_FOUND' });
+    expect(titleQueries).toBe(2);
+  });
+
+  it('reads again, and answers with the new version, once the live version has changed', async () => {
+    await service.getByImdbId('tt1');
+    await service.getByImdbId('tt1');
+    live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
+    expect(await service.getByImdbId('tt1')).toMatchObject({
+      version: 'v2',
+      value: { title: 'One, remastered' },
+    });
+    expect(titleQueries).toBe(3);
+    await service.getByImdbId('tt1');
+    await service.getByImdbId('tt1');
+    expect(titleQueries).toBe(4);
+  });
+});
