@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
-import { createServer } from 'node:net';
 import { KEY_REFRESH_INTERVAL_MS } from '../src/auth/api-key-directory';
 import { PgStatementCounter } from './support/pg-statements';
 import { type HttpAnswer, ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { TcpProxy } from './support/tcp-proxy';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
+import { freePort } from './support/free-port';
 
 const FLOOD = 3_000;
 
@@ -106,13 +106,3 @@ describe('forged-key floods cost no database statement', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

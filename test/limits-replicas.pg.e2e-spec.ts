@@ -1,6 +1,5 @@
 import Redis from 'ioredis';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import request from 'supertest';
 import { ApiKeyDirectory } from '../src/auth/api-key-directory';
@@ -10,6 +9,7 @@ import { cliEnvironment } from './support/cli';
 import { type TestApp, createTestApp } from './support/test-app';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { awaitRoomInMinute, eventually } from './support/timing';
+import { freePort } from './support/free-port';
 
 /** Several replicas of the service on one PostgreSQL database, as in production. */
 describe('limits across replicas sharing one database', () => {
@@ -221,13 +221,3 @@ describe('limits across replicas sharing one database', () => {
   }
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

@@ -1,5 +1,4 @@
 import { Agent } from 'node:http';
-import { createServer } from 'node:net';
 import { Client } from 'pg';
 import { RESERVATION } from '../src/limits/limits-policy';
 import { cliEnvironment, runCli } from './support/cli';
@@ -9,6 +8,7 @@ import { createTestApp } from './support/test-app';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { eventually, sleep } from './support/timing';
 import { titleRecord } from './support/titles';
+import { freePort } from './support/free-port';
 
 /**
  * Issue 12: three replicas of the built server (`node dist/main.js`) on one PostgreSQL database,
@@ -413,13 +413,3 @@ function refusal(k: LimitKey): string {
   return k.kind === 'month' ? 'MONTHLY_QUOTA_EXCEEDED' : 'RATE_LIMITED';
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

@@ -1,10 +1,10 @@
 import { type Socket, connect } from 'node:net';
-import { createServer } from 'node:net';
 import { parseAnswer } from './support/raw-http';
 import { ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { sleep } from './support/timing';
+import { freePort } from './support/free-port';
 
 /** Silent connections: 300 in CI; `SLOW_SILENT=2000` for the heavy variant. */
 const SILENT = Number(process.env.SLOW_SILENT ?? 300);
@@ -151,13 +151,3 @@ describe('slow and idle clients against the built server', () => {
   }, 120_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
