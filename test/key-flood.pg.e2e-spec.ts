@@ -105,4 +105,3 @@ describe('forged-key floods cost no database statement', () => {
     expect(statements.length).toBeGreaterThanOrEqual(50);
   });
 });
-

@@ -220,4 +220,3 @@ describe('limits across replicas sharing one database', () => {
     return { url, process: child };
   }
 });
-

@@ -412,4 +412,3 @@ function databaseUrl(database: TestDatabase): string {
 function refusal(k: LimitKey): string {
   return k.kind === 'month' ? 'MONTHLY_QUOTA_EXCEEDED' : 'RATE_LIMITED';
 }
-

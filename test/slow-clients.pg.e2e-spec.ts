@@ -150,4 +150,3 @@ describe('slow and idle clients against the built server', () => {
     );
   }, 120_000);
 });
-
