@@ -4,7 +4,7 @@ import { CatalogStateEntity } from './catalog-state.entity';
 import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
 import { CatalogStateRepository } from './catalog-state.repository';
-import { CatalogWriter } from './catalog-writer';
+import { CatalogWriter } from './store/catalog-writer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
