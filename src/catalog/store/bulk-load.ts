@@ -17,7 +17,10 @@ export async function bulkLoad(
   rows: AsyncIterable<StagingValue[]>,
 ): Promise<void> {
   if (session.copyFrom) {
-    await session.copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, Readable.from(copyText(rows)));
+    // One chunk read ahead, not Readable's default 16: queued chunks can outlive the young
+    // generation and be promoted, growing the heap (an ingest sends ~1 GB of COPY text).
+    const source = Readable.from(copyText(rows), { highWaterMark: 1 });
+    await session.copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, source);
     return;
   }
   const rowsPerInsert = Math.floor(MAX_BIND_PARAMETERS / columns.length);
