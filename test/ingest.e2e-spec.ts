@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { CatalogLoadError } from '../src/catalog/catalog-writer';
+import { CatalogLoadError } from '../src/catalog/store/catalog-load';
 import { CatalogIngestService } from '../src/ingest/catalog-ingest.service';
 import { IngestInputError } from '../src/ingest/ingest-errors';
 import { FixtureFiles, basicsRow, omdbObject, ratingsRow } from './support/imdb-files';

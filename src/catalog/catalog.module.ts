@@ -5,7 +5,7 @@ import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
 import { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogStateRepository } from './catalog-state.repository';
-import { CatalogWriter } from './catalog-writer';
+import { CatalogWriter } from './store/catalog-writer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 

@@ -68,4 +68,14 @@ describe('serializeTitle', () => {
     expect(title.id).toBe(7);
     expect(title.ratings).toEqual({ average: 7.5, votes: 12 });
   });
+
+  it('renders the same JSON bytes as the contract example shape', () => {
+    expect(JSON.stringify(serializeTitle(row({ type: 'tv_series', countries: ['US', 'GB'] })))).toBe(
+      '{"id":7,"imdb_id":"tt0000007","type":"tv_series","title":"T","original_title":"T","year":2000,' +
+        '"end_year":null,"runtime_minutes":90,"genres":["Drama"],"content_rating":null,"plot":null,' +
+        '"languages":null,"countries":["US","GB"],"directors":null,"writers":null,"actors":null,' +
+        '"awards":null,"poster_url":null,"box_office":null,"production":null,"total_seasons":2,' +
+        '"ratings":{"average":7.5,"votes":12}}',
+    );
+  });
 });

@@ -60,37 +60,3 @@ export interface TitleRecord {
   /** Whether an enrichment record was applied to this title. */
   enriched: boolean;
 }
-
-/** The fields that only enrichment (OMDb) provides, or fills where IMDb has none. */
-export type EnrichableField =
-  | 'runtimeMinutes'
-  | 'genres'
-  | 'contentRating'
-  | 'plot'
-  | 'languages'
-  | 'countries'
-  | 'directors'
-  | 'writers'
-  | 'actors'
-  | 'awards'
-  | 'posterUrl'
-  | 'boxOffice'
-  | 'production'
-  | 'totalSeasons';
-
-/** A title's enrichment-only fields before any enrichment: all unknown. */
-export const NOT_ENRICHED = {
-  contentRating: null,
-  plot: null,
-  languages: null,
-  countries: null,
-  directors: null,
-  writers: null,
-  actors: null,
-  awards: null,
-  posterUrl: null,
-  boxOffice: null,
-  production: null,
-  totalSeasons: null,
-  enriched: false,
-} as const satisfies Partial<TitleRecord>;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { CatalogWriter, type LoadPhase } from '../catalog/catalog-writer';
+import type { LoadPhase } from '../catalog/store/catalog-load';
+import { CatalogWriter } from '../catalog/store/catalog-writer';
 import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
 import {
   BASICS_COLUMNS,

@@ -265,7 +265,7 @@ describe('parseRatingsRow', () => {
   ])('reads average %s with %s votes', (averageRating, numVotes, average, votes) => {
     expect(parseRatingsRow(['tt0111161', averageRating, numVotes])).toEqual({
       ok: true,
-      value: { imdbId: 'tt0111161', average, votes },
+      value: { imdbId: 'tt0111161', ratingAverage: average, ratingVotes: votes },
     });
   });
 

@@ -1,5 +1,6 @@
-import type { RatingRecord } from '../catalog/catalog-writer';
-import { IMDB_ID_PATTERN, NOT_ENRICHED, type TitleRecord, type TitleType } from '../catalog/title';
+import type { RatingRecord } from '../catalog/store/catalog-load';
+import { IMDB_ID_PATTERN, type TitleRecord, type TitleType } from '../catalog/title';
+import { NOT_ENRICHED } from '../catalog/title-columns';
 import { cleanList, cleanText, parseWholeNumber } from './text';
 
 export const BASICS_COLUMNS = [
@@ -95,5 +96,5 @@ export function parseRatingsRow(fields: readonly string[]): Parsed<RatingRecord>
   const average = /^\d{1,2}(\.\d)?$/.test(averageRating) ? Number(averageRating) : NaN;
   const votes = parseWholeNumber(numVotes, 0, MAX_VOTES);
   if (!(average >= 0 && average <= 10) || votes === undefined) return skip('invalid rating');
-  return { ok: true, value: { imdbId: tconst, average, votes } };
+  return { ok: true, value: { imdbId: tconst, ratingAverage: average, ratingVotes: votes } };
 }

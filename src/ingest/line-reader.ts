@@ -12,6 +12,7 @@ export interface NumberedLine {
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Streams the lines of a plain or gzip-compressed file (detected by its magic bytes, whatever the
@@ -52,7 +53,9 @@ async function openSource(path: string): Promise<{ file: Readable; source: Reada
       `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
+  // 64 KB reads: with 1 MB reads the ingest held up to ~35 MB of spent read buffers awaiting
+  // collection, and each read queued a whole megabyte of lines at once.
+  const file = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
   if (!gzip) return { file, source: file };
   const gunzip = createGunzip();
   file.on('error', (error) => gunzip.destroy(error));

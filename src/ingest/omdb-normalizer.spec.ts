@@ -1,4 +1,4 @@
-import type { EnrichmentRecord } from '../catalog/catalog-writer';
+import type { EnrichmentRecord } from '../catalog/store/catalog-load';
 import { parseOmdbObject } from './omdb-normalizer';
 
 const DARK_KNIGHT_POSTER =

@@ -1,4 +1,4 @@
-import type { EnrichmentRecord } from '../catalog/catalog-writer';
+import type { EnrichmentRecord } from '../catalog/store/catalog-load';
 import { IMDB_ID_PATTERN } from '../catalog/title';
 import type { Parsed } from './imdb-normalizer';
 import { cleanList, cleanText, parseWholeNumber } from './text';

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup';
 import { ApiKeyService } from '../../src/auth/api-key.service';
-import { CatalogWriter } from '../../src/catalog/catalog-writer';
+import { CatalogWriter } from '../../src/catalog/store/catalog-writer';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
 import { type TestDatabase, createTestDatabase } from './test-database';
 

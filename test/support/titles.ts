@@ -1,4 +1,5 @@
-import { NOT_ENRICHED, type TitleRecord } from '../../src/catalog/title';
+import type { TitleRecord } from '../../src/catalog/title';
+import { NOT_ENRICHED } from '../../src/catalog/title-columns';
 
 /** A complete title record for seeding, with every optional field empty unless given. */
 export function titleRecord(
