@@ -1,4 +1,4 @@
-import type { Database } from '../database/database';
+import type { CatalogStateRepository } from './catalog-state.repository';
 import { CATALOG_STATE_TIMEOUT_MS, CatalogStateProvider } from './catalog-state.provider';
 
 const row = (version: string) => ({
@@ -8,39 +8,39 @@ const row = (version: string) => ({
   enrichmentComplete: false,
 });
 
-/** A database whose queries settle when the test says. */
-function controlledDatabase() {
-  const pending: { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }[] = [];
-  const db = {
-    query: jest.fn(() => new Promise((resolve, reject) => pending.push({ resolve, reject }))),
-  } as unknown as Database & { query: jest.Mock };
-  return { db, pending };
+/** A state repository whose reads settle when the test says. */
+function controlledRepository() {
+  const pending: { resolve: (state: unknown) => void; reject: (error: Error) => void }[] = [];
+  const repository = {
+    current: jest.fn(() => new Promise((resolve, reject) => pending.push({ resolve, reject }))),
+  } as unknown as CatalogStateRepository & { current: jest.Mock };
+  return { repository, pending };
 }
 
 describe('CatalogStateProvider', () => {
   afterEach(() => jest.useRealTimers());
 
   it('shares one query among concurrent readers and never answers from a finished one', async () => {
-    const { db, pending } = controlledDatabase();
-    const provider = new CatalogStateProvider(db);
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
     const first = [provider.fresh(), provider.fresh(), provider.fresh()];
-    expect(db.query).toHaveBeenCalledTimes(1);
-    pending[0].resolve([row('v1')]);
+    expect(repository.current).toHaveBeenCalledTimes(1);
+    pending[0].resolve(row('v1'));
     for (const reading of await Promise.all(first)) expect(reading.state.catalogVersion).toBe('v1');
     expect(provider.last()?.state.catalogVersion).toBe('v1');
 
     const next = provider.fresh();
-    expect(db.query).toHaveBeenCalledTimes(2);
-    pending[1].resolve([row('v2')]);
+    expect(repository.current).toHaveBeenCalledTimes(2);
+    pending[1].resolve(row('v2'));
     expect((await next).state.catalogVersion).toBe('v2');
     expect(provider.last()?.state.catalogVersion).toBe('v2');
   });
 
   it('fails its readers when the query fails, and keeps the last good reading', async () => {
-    const { db, pending } = controlledDatabase();
-    const provider = new CatalogStateProvider(db);
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
     const ok = provider.fresh();
-    pending[0].resolve([row('v1')]);
+    pending[0].resolve(row('v1'));
     await ok;
     const failing = provider.fresh();
     pending[1].reject(new Error('connection refused'));
@@ -50,14 +50,14 @@ describe('CatalogStateProvider', () => {
 
   it(`fails a read that takes longer than ${CATALOG_STATE_TIMEOUT_MS} ms, then reads again`, async () => {
     jest.useFakeTimers();
-    const { db, pending } = controlledDatabase();
-    const provider = new CatalogStateProvider(db);
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
     const hanging = provider.fresh();
     jest.advanceTimersByTime(CATALOG_STATE_TIMEOUT_MS);
     await expect(hanging).rejects.toThrow(`exceeded ${CATALOG_STATE_TIMEOUT_MS} ms`);
     const again = provider.fresh();
-    expect(db.query).toHaveBeenCalledTimes(2);
-    pending[1].resolve([row('v1')]);
+    expect(repository.current).toHaveBeenCalledTimes(2);
+    pending[1].resolve(row('v1'));
     expect((await again).state.catalogVersion).toBe('v1');
   });
 });

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
-import type { CatalogState } from './catalog-state.repository';
+import { type CatalogState, CatalogStateRepository } from './catalog-state.repository';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
-
-const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "titleCount",
-  ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"
-  FROM catalog_state WHERE id = 1`;
 
 /** A state read and when it was sent: the state is at least as new as `sentAt`. */
 export interface StateReading {
@@ -29,7 +24,7 @@ export class CatalogStateProvider {
   private inFlight: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly repository: CatalogStateRepository) {}
 
   fresh(): Promise<StateReading> {
     this.inFlight ??= this.read().finally(() => {
@@ -44,9 +39,8 @@ export class CatalogStateProvider {
 
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
-    const rows = await withTimeout(this.db.query<CatalogState>(STATE_SQL), CATALOG_STATE_TIMEOUT_MS);
-    if (!rows[0]) throw new Error('catalog_state has no row');
-    const reading = { state: rows[0], sentAt };
+    const state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
+    const reading = { state, sentAt };
     if (!this.newest || this.newest.sentAt <= sentAt) this.newest = reading;
     return reading;
   }

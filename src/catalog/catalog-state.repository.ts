@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
-import { CatalogStateEntity } from './catalog-state.entity';
+import { Database } from '../database/database';
 
 /** What /health reports about the live catalog. */
 export interface CatalogState {
@@ -11,19 +9,18 @@ export interface CatalogState {
   enrichmentComplete: boolean;
 }
 
+const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "titleCount",
+  ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"
+  FROM catalog_state WHERE id = 1`;
+
+/** The one read of the live catalog's state row (raw SQL: it runs on hot paths). */
 @Injectable()
 export class CatalogStateRepository {
-  constructor(
-    @InjectRepository(CatalogStateEntity) private readonly states: Repository<CatalogStateEntity>,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   async current(): Promise<CatalogState> {
-    const state = await this.states.findOneByOrFail({ id: 1 });
-    return {
-      catalogVersion: state.catalogVersion,
-      titleCount: state.titleCount,
-      ingestedAt: state.ingestedAt,
-      enrichmentComplete: state.enrichmentComplete,
-    };
+    const rows = await this.db.query<CatalogState>(STATE_SQL);
+    if (!rows[0]) throw new Error('catalog_state has no row');
+    return rows[0];
   }
 }

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { CatalogStateEntity } from './catalog-state.entity';
 import { CatalogController } from './catalog.controller';
 import { CatalogService } from './catalog.service';
 import { CatalogStateProvider } from './catalog-state.provider';
@@ -10,7 +8,6 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CatalogStateEntity])],
   controllers: [CatalogController],
   providers: [
     CatalogService,
