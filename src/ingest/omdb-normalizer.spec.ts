@@ -86,6 +86,12 @@ const enrichment = (object: Record<string, unknown>): EnrichmentRecord => {
   return parsed.value;
 };
 
+/** The record of an object that says nothing about the title beyond its id. */
+const nothingKnown = (imdbId: string): EnrichmentRecord =>
+  Object.fromEntries(
+    ENRICHMENT_FIELDS.map((field) => [field, field === 'imdbId' ? imdbId : null]),
+  ) as EnrichmentRecord;
+
 /** The Dark Knight with some fields changed. */
 const movie = (changes: Record<string, unknown>): EnrichmentRecord =>
   enrichment({ ...DARK_KNIGHT, ...changes });
@@ -184,44 +190,14 @@ describe('parseOmdbObject', () => {
 
   it('reads "N/A" in every field as null', () => {
     const allNotAvailable = Object.fromEntries(Object.keys(BREAKING_BAD).map((key) => [key, 'N/A']));
-    expect(enrichment({ ...allNotAvailable, imdbID: 'tt0903747', Response: 'True' })).toEqual({
-      imdbId: 'tt0903747',
-      runtimeMinutes: null,
-      genres: null,
-      contentRating: null,
-      plot: null,
-      languages: null,
-      countries: null,
-      directors: null,
-      writers: null,
-      actors: null,
-      awards: null,
-      posterUrl: null,
-      boxOffice: null,
-      production: null,
-      totalSeasons: null,
-    });
+    expect(enrichment({ ...allNotAvailable, imdbID: 'tt0903747', Response: 'True' })).toEqual(
+      nothingKnown('tt0903747'),
+    );
     expect(movie({ Rated: ' N/A ', Genre: ' N/A' })).toMatchObject({ contentRating: null, genres: null });
   });
 
   it('gives null for the fields an object leaves out', () => {
-    expect(enrichment({ imdbID: 'tt0468569' })).toEqual({
-      imdbId: 'tt0468569',
-      runtimeMinutes: null,
-      genres: null,
-      contentRating: null,
-      plot: null,
-      languages: null,
-      countries: null,
-      directors: null,
-      writers: null,
-      actors: null,
-      awards: null,
-      posterUrl: null,
-      boxOffice: null,
-      production: null,
-      totalSeasons: null,
-    });
+    expect(enrichment({ imdbID: 'tt0468569' })).toEqual(nothingKnown('tt0468569'));
   });
 
   it('splits the list fields on commas, trimmed and without repeats', () => {
@@ -340,23 +316,7 @@ describe('parseOmdbObject', () => {
         Production: {},
         Runtime: ['152 min'],
       }),
-    ).toEqual({
-      imdbId: 'tt0468569',
-      runtimeMinutes: null,
-      genres: null,
-      contentRating: null,
-      plot: null,
-      languages: null,
-      countries: null,
-      directors: null,
-      writers: null,
-      actors: null,
-      awards: null,
-      posterUrl: null,
-      boxOffice: null,
-      production: null,
-      totalSeasons: null,
-    });
+    ).toEqual(nothingKnown('tt0468569'));
   });
 
   it('removes control characters from text and list items', () => {
