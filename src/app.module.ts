@@ -1,13 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyAuthModule } from './auth/api-key-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { loggerOptions } from './common/logging/logger-options';
+import { LoggingModule } from './common/logging/logging.module';
 import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -28,7 +27,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config)),
+        LoggingModule.forRoot(config),
         DatabaseModule,
         AuthModule,
         ApiKeyAuthModule,

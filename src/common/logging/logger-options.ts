@@ -1,39 +1,37 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import { stdSerializers } from 'pino';
+import { type Logger, pino, stdSerializers } from 'pino';
 import type { AppConfig } from '../../config/app-config';
-import { assignRequestId } from '../request-id/request-id';
-import { redactUrl } from './redact-url';
 
 /**
- * JSON logs, one line per request with its id. Request headers are never serialized, so neither the
- * API key nor the Authorization header can reach a log; `redact` guards against later changes. The
- * URL is logged with credentials redacted (`redactUrl`); every line about a request, at every level,
- * goes through this serializer.
+ * The process's one pino logger: JSON lines at LOG_LEVEL. Request headers are never logged, so
+ * neither the API key nor the Authorization header can reach a log; `redact` guards against later
+ * changes.
  */
-export function loggerOptions(config: AppConfig): Params {
-  return {
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: (req: IncomingMessage, res: ServerResponse) => assignRequestId(req, res),
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url),
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        // A failed query's bound values (TypeORM's QueryFailedError) are client input: not logged.
-        err: (error: Error) => withoutQueryParameters(stdSerializers.err(error)),
-      },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    },
-  };
+export function rootLogger(config: Pick<AppConfig, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+    serializers: { err: serializeError },
+  });
 }
 
-function withoutQueryParameters<T extends object>(serialized: T): T {
-  const copy: T & { parameters?: unknown } = { ...serialized };
-  delete copy.parameters;
-  return copy;
+/**
+ * nestjs-pino makes `root` Nest's logger (every `new Logger(context)` of the app writes through it).
+ * Its per-request pino-http middleware is mounted on no route: the access line is written by
+ * `AccessLogMiddleware`, because pino-http builds a child logger per request (serializing the
+ * request up front, whatever the level) and nestjs-pino binds each request to an
+ * AsyncLocalStorage, which puts a hook on every promise; together they cost about a third of the
+ * lookup path's throughput (bench/RESULTS.md). Log lines about a request carry its id explicitly.
+ */
+export function loggerModuleParams(root: Logger): Params {
+  return { pinoHttp: { logger: root, serializers: { err: serializeError } }, forRoutes: [] };
+}
+
+/** A failed query's bound values (TypeORM's QueryFailedError) are client input: never logged. */
+function serializeError(error: Error): ReturnType<typeof stdSerializers.err> {
+  const serialized: ReturnType<typeof stdSerializers.err> & { parameters?: unknown } = {
+    ...stdSerializers.err(error),
+  };
+  delete serialized.parameters;
+  return serialized;
 }

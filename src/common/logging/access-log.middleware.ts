@@ -1,0 +1,47 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { assignRequestId } from '../request-id/request-id';
+import { redactUrl } from './redact-url';
+
+type Request = IncomingMessage & { originalUrl?: string };
+
+/** What one access line says about its request (its fields, without pino's own). */
+export interface AccessLine {
+  req: { id: string; method: string | undefined; url: string };
+  res: { statusCode: number };
+  responseTime: number;
+}
+
+/**
+ * One JSON line per request, written when its response has been sent (`request completed`, level
+ * info; `request errored`, level error, for a 5xx) or when the connection closed first (`request
+ * aborted`). It also gives the request its id (X-Request-Id) before anything else runs. The URL is
+ * logged with credentials redacted; headers never are. Nothing is built unless the line's level is
+ * enabled, so at LOG_LEVEL=warn a successful request costs one listener.
+ */
+export function accessLog(logger: Logger) {
+  return function accessLogMiddleware(req: Request, res: ServerResponse, next: () => void): void {
+    const started = Date.now();
+    const id = assignRequestId(req, res);
+    const onDone = () => {
+      res.off('finish', onDone);
+      res.off('close', onDone);
+      const level = res.statusCode >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const line: AccessLine = {
+        req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') },
+        res: { statusCode: res.statusCode },
+        responseTime: Date.now() - started,
+      };
+      logger[level](line, accessMessage(res));
+    };
+    res.on('finish', onDone);
+    res.on('close', onDone);
+    next();
+  };
+}
+
+function accessMessage(res: ServerResponse): string {
+  if (!res.writableFinished) return 'request aborted';
+  return res.statusCode >= 500 ? 'request errored' : 'request completed';
+}
