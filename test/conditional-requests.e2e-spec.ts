@@ -93,6 +93,23 @@ describe('conditional requests', () => {
     }
   });
 
+  it('answers a repeated search from the catalog loaded since it was last asked', async () => {
+    const path = '/v1/search?q=shawshank';
+    const titles = (res: request.Response) => res.body.data.map((title: { title: string }) => title.title);
+    const before = await t.get(path).expect(200);
+    // The second ask is answered from the search cache; the next must not be, once the catalog changed.
+    expect(titles(await t.get(path).expect(200))).toEqual(titles(before));
+    const changed = FIXTURE_TITLES.map((title) =>
+      title.imdbId === 'tt0111161' ? { ...title, title: 'The Shawshank Redemption (Remastered)' } : title,
+    );
+    await t.writer.replaceCatalog({ titles: changed }, { catalogVersion: 'etag-3' });
+    const after = await t.get(path).expect(200);
+    expect(titles(before)).toEqual(['The Shawshank Redemption']);
+    expect(titles(after)).toEqual(['The Shawshank Redemption (Remastered)']);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'etag-1' });
+  });
+
   it('HEAD is GET without a body, with the same tag and 304', async () => {
     for (const path of CONDITIONAL) {
       const get = await t.get(path).expect(200);

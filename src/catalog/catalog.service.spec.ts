@@ -11,12 +11,14 @@ describe('CatalogService title lookups', () => {
   let live: { version: string; titles: Map<string, string> };
   let titleQueries: number;
   let stateReads: number;
+  let searchQueries: number;
   let service: CatalogService;
 
   beforeEach(() => {
     live = { version: 'v1', titles: new Map([['tt1', 'One']]) };
     titleQueries = 0;
     stateReads = 0;
+    searchQueries = 0;
     const titles = {
       findByImdbId: async (imdbId: string) => {
         titleQueries++;
@@ -29,8 +31,16 @@ describe('CatalogService title lookups', () => {
         stateReads++;
         return { state: { catalogVersion: live.version }, sentAt: Date.now() };
       },
+      last: () => ({ state: { catalogVersion: live.version }, sentAt: Date.now() }),
     } as unknown as CatalogStateProvider;
-    service = new CatalogService(titles, {} as TitleSearchRepository, state);
+    const search = {
+      search: async (query: { key: string }) => {
+        searchQueries++;
+        const matches = [...live.titles].filter(([, title]) => title.toLowerCase().includes(query.key));
+        return { rows: matches.map(([imdbId, title]) => row(imdbId, title)), total: matches.length };
+      },
+    } as unknown as TitleSearchRepository;
+    service = new CatalogService(titles, search, state);
   });
 
   it('keeps a title read twice, then serves it while the state read names the same version', async () => {
@@ -59,5 +69,28 @@ describe('CatalogService title lookups', () => {
     await service.getByImdbId('tt1');
     await service.getByImdbId('tt1');
     expect(titleQueries).toBe(4);
+  });
+
+  describe('searches', () => {
+    const ask = (q: string, page = 1) => service.search({ q, page, limit: 20 });
+
+    it('keeps an answer on its first ask and serves the same tokens, filters and page from it', async () => {
+      const first = await ask('one');
+      expect(first).toMatchObject({ version: 'v1', value: { total: 1, items: [{ title: 'One' }] } });
+      expect(await ask('  ONE!')).toEqual(first);
+      expect(searchQueries).toBe(1);
+      await ask('one', 2);
+      expect(searchQueries).toBe(2);
+    });
+
+    it('asks the database again once the live version has changed', async () => {
+      await ask('one');
+      live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
+      expect(await ask('one')).toMatchObject({
+        version: 'v2',
+        value: { items: [{ title: 'One, remastered' }] },
+      });
+      expect(searchQueries).toBe(2);
+    });
   });
 });

@@ -8,6 +8,8 @@ import type { SearchQueryDto } from './dto/search-query.dto';
 import { searchQuery } from './search/search-text';
 import type { Title } from './title';
 import { VersionedTitleCache } from './title-cache';
+import { type Cached, VersionedCache } from './versioned-cache';
+import { SEARCH_CACHE_ENTRIES, searchCacheKey } from './search/search-cache-key';
 import { type TitleRow, serializeTitle } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
@@ -15,7 +17,8 @@ import { TitleRepository, type TypeFamily } from './title.repository';
 /** The catalog's answers, each with the catalog version its data was read from (for the ETag). */
 @Injectable()
 export class CatalogService {
-  private readonly cache = new VersionedTitleCache();
+  private readonly titleCache = new VersionedTitleCache();
+  private readonly searches = new VersionedCache<Page<Title>>(SEARCH_CACHE_ENTRIES);
 
   constructor(
     private readonly titles: TitleRepository,
@@ -29,14 +32,21 @@ export class CatalogService {
    * reading has arrived by the end.
    */
   async search(query: SearchQueryDto): Promise<Versioned<Page<Title>>> {
+    const text = searchQuery(query.q);
+    const key = searchCacheKey(text.key, query);
+    const hit = await this.cached(this.searches, key);
+    if (hit) return hit;
     const before = (await this.state.fresh()).state.catalogVersion;
     const result = await this.titleSearch.search(
-      searchQuery(query.q),
+      text,
       { type: query.type, year: query.year },
       { limit: query.limit, offset: pageOffset(query.page, query.limit) },
     );
     const after = this.state.last()?.state.catalogVersion;
-    return { version: before === after ? before : null, value: this.toPage(result, query) };
+    const version = before === after ? before : null;
+    const page = this.toPage(result, query);
+    this.searches.store(version, key, page);
+    return { version, value: page };
   }
 
   async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<Page<Title>>> {
@@ -47,21 +57,25 @@ export class CatalogService {
     return { version: result.version, value: this.toPage(result, query) };
   }
 
-  /**
-   * A cached title is served only once a state read that had not finished when the request arrived
-   * names the cache's version (reads are shared by concurrent requests, so under load that costs
-   * no query of its own); otherwise one statement reads the title and its version together.
-   */
+  /** A title from the title cache, or one statement reading the title and its version together. */
   async getByImdbId(imdbId: string): Promise<Versioned<Title>> {
-    if (this.cache.has(imdbId)) {
-      this.cache.useVersion((await this.state.fresh()).state.catalogVersion);
-      const hit = this.cache.lookup(imdbId);
-      if (hit) return found(hit.version, hit.title);
-    }
+    const hit = await this.cached(this.titleCache, imdbId);
+    if (hit) return found(hit.version, hit.value);
     const { version, row } = await this.titles.findByImdbId(imdbId);
     const title = row ? serializeTitle(row) : null;
-    this.cache.store(version, imdbId, title);
+    this.titleCache.store(version, imdbId, title);
     return found(version, title);
+  }
+
+  /**
+   * A cached answer is served only once a state read that had not finished when the request arrived
+   * names the cache's version (reads are shared by concurrent requests, so under load that costs
+   * no query of its own).
+   */
+  private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
+    if (!cache.has(key)) return undefined;
+    cache.useVersion((await this.state.fresh()).state.catalogVersion);
+    return cache.lookup(key);
   }
 
   private toPage(result: { rows: TitleRow[]; total: number }, query: PageQueryDto): Page<Title> {

@@ -14,8 +14,8 @@ describe('VersionedTitleCache', () => {
     const cache = new VersionedTitleCache(10);
     missTwice(cache, 'v1', 'tt1', title('tt1'));
     missTwice(cache, 'v1', 'tt2', null);
-    expect(cache.lookup('tt1')).toEqual({ version: 'v1', title: title('tt1') });
-    expect(cache.lookup('tt2')).toEqual({ version: 'v1', title: null });
+    expect(cache.lookup('tt1')).toEqual({ version: 'v1', value: title('tt1') });
+    expect(cache.lookup('tt2')).toEqual({ version: 'v1', value: null });
     expect(cache.lookup('tt3')).toBeUndefined();
   });
 
@@ -54,7 +54,7 @@ describe('VersionedTitleCache', () => {
     cache.store('v1', 'tt1', title('tt1'));
     expect(cache.has('tt1')).toBe(false);
     cache.store('v1', 'tt1', title('tt1'));
-    expect(cache.lookup('tt1')?.title).toEqual(title('tt1'));
+    expect(cache.lookup('tt1')?.value).toEqual(title('tt1'));
     cache.store('v1', 'tt2', title('tt2'));
     cache.store('v1', 'tt3', title('tt3'));
     cache.store('v1', 'tt4', title('tt4'));
