@@ -4,6 +4,7 @@ import { CatalogService } from './catalog.service';
 import { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogStateRepository } from './catalog-state.repository';
 import { CatalogWriter } from './store/catalog-writer';
+import { SearchAdmission } from './search/search-admission';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
@@ -13,6 +14,7 @@ import { TitleRepository } from './title.repository';
     CatalogService,
     TitleRepository,
     TitleSearchRepository,
+    SearchAdmission,
     CatalogStateRepository,
     CatalogStateProvider,
     CatalogWriter,

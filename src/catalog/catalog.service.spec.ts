@@ -1,5 +1,6 @@
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
+import type { SearchAdmission } from './search/search-admission';
 import type { TitleSearchRepository } from './search/title-search.repository';
 import type { TitleRow } from './title.serializer';
 import type { TitleRepository } from './title.repository';
@@ -40,7 +41,9 @@ describe('CatalogService title lookups', () => {
         return { rows: matches.map(([imdbId, title]) => row(imdbId, title)), total: matches.length };
       },
     } as unknown as TitleSearchRepository;
-    service = new CatalogService(titles, search, state);
+    service = new CatalogService(titles, search, state, {
+      admit: () => undefined,
+    } as unknown as SearchAdmission);
   });
 
   it('keeps a title read twice, then serves it while the state read names the same version', async () => {

@@ -9,6 +9,7 @@ import { searchQuery } from './search/search-text';
 import type { Title } from './title';
 import { VersionedTitleCache } from './title-cache';
 import { type Cached, VersionedCache } from './versioned-cache';
+import { SearchAdmission } from './search/search-admission';
 import { SEARCH_CACHE_ENTRIES, searchCacheKey } from './search/search-cache-key';
 import { type TitleRow, serializeTitle } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
@@ -24,6 +25,7 @@ export class CatalogService {
     private readonly titles: TitleRepository,
     private readonly titleSearch: TitleSearchRepository,
     private readonly state: CatalogStateProvider,
+    private readonly admission: SearchAdmission,
   ) {}
 
   /**
@@ -32,6 +34,7 @@ export class CatalogService {
    * reading has arrived by the end.
    */
   async search(query: SearchQueryDto): Promise<Versioned<Page<Title>>> {
+    await this.admission.admit();
     const text = searchQuery(query.q);
     const key = searchCacheKey(text.key, query);
     const hit = await this.cached(this.searches, key);
