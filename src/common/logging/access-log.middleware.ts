@@ -23,9 +23,9 @@ export function accessLog(logger: Logger) {
   return function accessLogMiddleware(req: Request, res: ServerResponse, next: () => void): void {
     const started = Date.now();
     const id = assignRequestId(req, res);
-    const onDone = () => {
-      res.off('finish', onDone);
-      res.off('close', onDone);
+    // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
+    // closed first.
+    res.once('close', () => {
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line: AccessLine = {
@@ -34,9 +34,7 @@ export function accessLog(logger: Logger) {
         responseTime: Date.now() - started,
       };
       logger[level](line, accessMessage(res));
-    };
-    res.on('finish', onDone);
-    res.on('close', onDone);
+    });
     next();
   };
 }

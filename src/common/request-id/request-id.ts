@@ -3,18 +3,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-const requestIds = new WeakMap<IncomingMessage, string>();
+/** Where a request keeps its id: a symbol, so no other code or client input can set it. */
+const REQUEST_ID = Symbol('requestId');
+type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
 
 /**
  * The request's id: the client's X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a new
  * UUID. Decided once per request, echoed on the response at the same moment.
  */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const known = requestIds.get(req);
+export function assignRequestId(req: WithRequestId, res: ServerResponse): string {
+  const known = req[REQUEST_ID];
   if (known) return known;
   const supplied = req.headers['x-request-id'];
   const id = typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
-  requestIds.set(req, id);
+  req[REQUEST_ID] = id;
   if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
   return id;
 }
