@@ -5,6 +5,11 @@ import type { TitleRow } from './title.serializer';
 
 export type TypeFamily = 'movies' | 'series';
 
+/** A title by IMDb id with the live catalog version, in one statement (see `findByImdbId`). */
+const TITLE_BY_IMDB_ID_SQL = `SELECT state.catalog_version, ${titleSelectSql('t')}
+  FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
+  LEFT JOIN titles t ON t.imdb_id = $1`;
+
 export interface Slice {
   limit: number;
   offset: number;
@@ -20,10 +25,9 @@ export class TitleRepository {
    * come from the same snapshot: an ingest commits titles and catalog_state together.
    */
   async findByImdbId(imdbId: string): Promise<{ version: string | null; row: TitleRow | null }> {
-    const rows = await this.db.query<TitleRow & { catalog_version: string | null }>(
-      `SELECT state.catalog_version, ${titleSelectSql('t')}
-       FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
-       LEFT JOIN titles t ON t.imdb_id = $1`,
+    const rows = await this.db.prepared<TitleRow & { catalog_version: string | null }>(
+      'title_by_imdb_id',
+      TITLE_BY_IMDB_ID_SQL,
       [imdbId],
     );
     const row = rows[0];

@@ -30,6 +30,15 @@ export interface SqlSession extends SqlExecutor {
 export abstract class Database implements SqlExecutor {
   abstract readonly engine: 'postgres' | 'embedded';
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * The same for a hot statement, under a name unique to its SQL: PostgreSQL parses and plans it
+   * once per connection and then only binds and runs it. (PGlite runs it as `query` does.)
+   */
+  abstract prepared<Row = Record<string, unknown>>(
+    name: string,
+    sql: string,
+    params?: readonly unknown[],
+  ): Promise<Row[]>;
   abstract session<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
 }
 
@@ -42,6 +51,10 @@ export class PostgresDatabase extends Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return (await this.pool.query(sql, params as unknown[])).rows as Row[];
+  }
+
+  async prepared<Row>(name: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query({ name, text: sql, values: params as unknown[] })).rows as Row[];
   }
 
   async session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
@@ -101,6 +114,10 @@ export class EmbeddedDatabase extends Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return (await this.pglite.query<Row>(sql, params as unknown[])).rows;
+  }
+
+  prepared<Row>(_name: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return this.query<Row>(sql, params);
   }
 
   session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
