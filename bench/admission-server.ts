@@ -4,8 +4,8 @@
  *   full               the real AppModule: API key, minute and month limits, then the handler
  *   limits-overridden  the same app with LimitsGuard overridden through the testing module
  *   bare               a NestJS-on-Express app answering a fixed 1.4 KB JSON body
- * Started with `fork()`; answers `{ type: 'stats' }` messages with its RSS and the number of SQL
- * statements its PostgreSQL pool ran (pool "acquire" events: one per statement outside a session).
+ * Started with `fork()`; answers `{ type: 'stats' }` messages with its RSS, the CPU time it has used
+ * and the number of SQL statements its PostgreSQL pool ran (pool "acquire" events: one per statement outside a session).
  */
 import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
@@ -98,7 +98,12 @@ async function main(): Promise<void> {
   await app.listen(port, '127.0.0.1');
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats')
-      process.send?.({ type: 'stats', rss: process.memoryUsage().rss, statements });
+      process.send?.({
+        type: 'stats',
+        rss: process.memoryUsage().rss,
+        statements,
+        cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
+      });
     if (message.type === 'stop') void app.close().then(() => process.exit(0));
   });
   process.send?.({ type: 'ready', key });

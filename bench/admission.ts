@@ -65,6 +65,8 @@ interface Run {
   p50: number;
   p99: number;
   statuses: Record<string, number>;
+  /** The server's CPU time (user + system) per answered request, in µs. */
+  cpuMicrosPerRequest: number;
   statements?: number;
   rssMb?: number;
 }
@@ -84,9 +86,15 @@ function startServer(mode: string, port: number): Promise<Server> {
   });
 }
 
-function stats(server: Server): Promise<{ rss: number; statements: number }> {
+interface ServerStats {
+  rss: number;
+  statements: number;
+  cpuMicros: number;
+}
+
+function stats(server: Server): Promise<ServerStats> {
   return new Promise((resolve) => {
-    const onMessage = (message: { type: string; rss: number; statements: number }) => {
+    const onMessage = (message: ServerStats & { type: string }) => {
       if (message.type !== 'stats') return;
       server.child.off('message', onMessage);
       resolve(message);
@@ -127,6 +135,15 @@ function invalidKey(i: number): string {
     ? `mov_live_${randomBytes(20).toString('hex').slice(0, 30)}`
     : `mov_live_${randomBytes(32).toString('base64url')}`;
 }
+
+/** The comparisons the goals name, also reported by CPU time per request. */
+const CPU_PAIRS: Record<string, [string, string]> = {
+  fullVsOverridden: ['full', 'overridden'],
+  fullVsBare: ['full', 'bare'],
+  healthVsBare: ['health', 'bare'],
+  fullSpreadVsBare: ['full-spread', 'bare'],
+  notModifiedVsOk: ['304', 'full'],
+};
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
@@ -211,7 +228,13 @@ async function main(): Promise<void> {
         const before = await stats(server);
         const result = await load(server.url + path, SECONDS, headers, setup);
         const after = await stats(server);
-        const run: Run = { scenario: name, round, ...result };
+        const answered = Object.values(result.statuses).reduce((a, b) => a + b, 0);
+        const run: Run = {
+          scenario: name,
+          round,
+          ...result,
+          cpuMicrosPerRequest: Math.round((after.cpuMicros - before.cpuMicros) / Math.max(1, answered)),
+        };
         if (server === full) {
           run.statements = after.statements - before.statements;
           run.rssMb = Math.round(after.rss / 1e6);
@@ -227,7 +250,13 @@ async function main(): Promise<void> {
 
   const summary: Record<
     string,
-    { requestsPerSecond: number; p50: number; p99: number; statementsPerRequest?: number }
+    {
+      requestsPerSecond: number;
+      p50: number;
+      p99: number;
+      cpuMicrosPerRequest: number;
+      statementsPerRequest?: number;
+    }
   > = {};
   for (const name of [...new Set(runs.map((run) => run.scenario))]) {
     const mine = runs.filter((run) => run.scenario === name);
@@ -236,6 +265,7 @@ async function main(): Promise<void> {
       requestsPerSecond: median(mine.map((run) => run.requestsPerSecond)),
       p50: median(mine.map((run) => run.p50)),
       p99: median(mine.map((run) => run.p99)),
+      cpuMicrosPerRequest: median(mine.map((run) => run.cpuMicrosPerRequest)),
     };
     if (name === 'flood') {
       summary[name].statementsPerRequest =
@@ -252,6 +282,17 @@ async function main(): Promise<void> {
     });
   const perRoundMedians = (pairs: Record<string, [string, string]>) =>
     Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, median(perRound(a, b))]));
+  /**
+   * The same comparisons by the servers' CPU time per request (b's over a's, so above 1 means a
+   * is cheaper, as with throughput): each server is CPU-bound, and CPU time does not count what the
+   * host's other tenants take, which moves throughput by ±20% between runs here.
+   */
+  const cpuPerRound = (a: string, b: string) =>
+    Array.from({ length: ROUNDS }, (_, i) => {
+      const cpu = (name: string) =>
+        runs.find((run) => run.scenario === name && run.round === i + 1)!.cpuMicrosPerRequest;
+      return ratio(cpu(b), cpu(a));
+    });
   const report = {
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     date: new Date().toISOString(),
@@ -297,6 +338,13 @@ async function main(): Promise<void> {
       notModifiedVsOk: ['304', 'full'],
       notModifiedSpreadVsOk: ['304-spread', 'full-spread'],
     }),
+    /** By CPU time per request (see `cpuPerRound`): median of rounds, then each round. */
+    cpuRatiosMedianOfRounds: Object.fromEntries(
+      Object.entries(CPU_PAIRS).map(([name, [a, b]]) => [name, median(cpuPerRound(a, b))]),
+    ),
+    cpuRatiosPerRound: Object.fromEntries(
+      Object.entries(CPU_PAIRS).map(([name, [a, b]]) => [name, cpuPerRound(a, b)]),
+    ),
     ratiosPerRound: {
       fullVsOverridden: perRound('full', 'overridden'),
       fullVsBare: perRound('full', 'bare'),
