@@ -97,13 +97,15 @@ async function main(): Promise<void> {
   }
   await app.listen(port, '127.0.0.1');
   process.on('message', (message: { type: string }) => {
-    if (message.type === 'stats')
+    if (message.type === 'stats') {
+      const cpu = process.cpuUsage();
       process.send?.({
         type: 'stats',
         rss: process.memoryUsage().rss,
         statements,
-        cpuMicros: process.cpuUsage().user + process.cpuUsage().system,
+        cpuMicros: cpu.user + cpu.system,
       });
+    }
     if (message.type === 'stop') void app.close().then(() => process.exit(0));
   });
   process.send?.({ type: 'ready', key });

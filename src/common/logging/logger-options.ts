@@ -24,6 +24,7 @@ export function rootLogger(config: Pick<AppConfig, 'logLevel'>): Logger {
  * lookup path's throughput (bench/RESULTS.md). Log lines about a request carry its id explicitly.
  */
 export function loggerModuleParams(root: Logger): Params {
+  // pino-http gives its child logger its own (wrapped) err serializer: named again so it wraps ours.
   return { pinoHttp: { logger: root, serializers: { err: serializeError } }, forRoutes: [] };
 }
 
