@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { IngestInputError } from './ingest-errors';
 
@@ -16,21 +16,34 @@ const READ_CHUNK_BYTES = 64 * 1024;
 
 /**
  * Streams the lines of a plain or gzip-compressed file (detected by its magic bytes, whatever the
- * name), with constant memory. A UTF-8 byte order mark is dropped; `\r\n` endings are accepted.
+ * name), with constant memory. Lines end at `\n` or `\r\n`; a UTF-8 byte order mark is dropped.
+ * Split here rather than by node:readline, which took an eighth of an ingest's parsing time.
  */
 export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
   const { file, source } = await openSource(path);
-  const lines = createInterface({ input: source, crlfDelay: Infinity });
+  const decoder = new StringDecoder('utf8');
   let number = 0;
+  let rest = '';
+  const numbered = (line: string): NumberedLine => {
+    number += 1;
+    const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+    return { number, text: number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  };
   try {
-    for await (const text of lines) {
-      number += 1;
-      yield { number, text: number === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+    for await (const chunk of source) {
+      const text = rest + decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+        yield numbered(text.slice(start, end));
+        start = end + 1;
+      }
+      rest = text.slice(start);
     }
+    rest += decoder.end();
+    if (rest !== '') yield numbered(rest);
   } catch (error) {
     throw new IngestInputError(path, `cannot be read (${(error as Error).message})`, number + 1);
   } finally {
-    lines.close();
     source.destroy();
     // Stopping early (a header check) must also close the file under a gunzip stream.
     file.destroy();

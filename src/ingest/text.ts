@@ -1,13 +1,17 @@
 /** Control characters never belong in catalog text (and \x1f separates staged list items). */
 const CONTROL_CHARACTERS = /\p{Cc}/gu;
 const LINE_AND_TAB_CONTROLS = /[\t\n\v\f\r]/g;
+const ANY_CONTROL_CHARACTER = /\p{Cc}/u;
 
 /**
  * Trimmed text without control characters: tabs and line breaks become spaces ("a\nb" → "a b"),
  * the others are removed. Empty becomes null.
  */
 export function cleanText(value: string): string | null {
-  const text = value.replace(LINE_AND_TAB_CONTROLS, ' ').replace(CONTROL_CHARACTERS, '').trim();
+  // Most values hold no control character: one test instead of two replacements.
+  const text = !ANY_CONTROL_CHARACTER.test(value)
+    ? value.trim()
+    : value.replace(LINE_AND_TAB_CONTROLS, ' ').replace(CONTROL_CHARACTERS, '').trim();
   return text === '' ? null : text;
 }
 

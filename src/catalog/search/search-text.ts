@@ -28,6 +28,7 @@ const LETTER_FOLDS: Readonly<Record<string, string>> = {
   ς: 'σ',
 };
 const FOLDED_LETTERS = new RegExp(`[${Object.keys(LETTER_FOLDS).join('')}]`, 'g');
+const ASCII_WORD = /^[A-Za-z0-9]*$/;
 /** PostgreSQL refuses lexemes of 2 KB or more; longer "words" are not searchable. */
 const MAX_LEXEME_BYTES = 1024;
 
@@ -42,6 +43,8 @@ export function hasLetterOrNumber(normalized: string): boolean {
 
 /** Case folding (full: "ß" → "ss") and accent folding ("Amélie" → "amelie") of one token. */
 export function foldToken(token: string): string {
+  // ASCII letters and digits fold by lower-casing alone (no full case mapping, no marks).
+  if (ASCII_WORD.test(token)) return token.toLowerCase();
   return token
     .toUpperCase()
     .toLowerCase()

@@ -56,10 +56,14 @@ export async function* copyText(rows: AsyncIterable<StagingValue[]>): AsyncGener
   if (chunk) yield chunk;
 }
 
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_SPECIALS = /[\\\t\n\r]/g;
+
 function copyField(value: StagingValue): string {
   if (value === null) return '\\N';
   if (typeof value !== 'string') return String(value);
-  return value.replace(/[\\\t\n\r]/g, (c) =>
+  if (!COPY_SPECIAL.test(value)) return value;
+  return value.replace(COPY_SPECIALS, (c) =>
     c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );
 }
