@@ -132,8 +132,11 @@ describe('catalog ingest', () => {
 
   it('re-ingests: ids stay with their imdb_id, removed titles go, changes show, counts follow', async () => {
     const before = await Promise.all(['tt0000001', 'tt0000002', 'tt0000004'].map(title));
+    const removedIds = (await Promise.all(['tt0000007', 'tt0000008'].map(title))).map((item) => item.id);
     const summary = await ingest.ingest({
       basics: files.basics('basics-2.tsv', [
+        // Before the others in the file, after them in imdb_id order: ids follow imdb_id order.
+        basicsRow('tt10000000', 'movie', 'Eight Digits', { year: 2026 }),
         basicsRow('tt0000001', 'movie', 'The First Film', { year: 1994, runtime: 142, genres: 'Drama' }),
         basicsRow('tt0000002', 'tvSeries', 'A Longer Show', { year: 2008, end: 2014, genres: 'Crime,Drama' }),
         basicsRow('tt0000004', 'tvMovie', 'Quiet "Night"', { original: 'Stille Nacht', year: 1990 }),
@@ -144,7 +147,7 @@ describe('catalog ingest', () => {
         ratingsRow('tt0000010', '7.0', 5),
       ]),
     });
-    expect(summary).toMatchObject({ titles: 4, inserted: 1, updated: 3, removed: 2, enriched: 0 });
+    expect(summary).toMatchObject({ titles: 5, inserted: 2, updated: 3, removed: 2, enriched: 0 });
     expect(summary.catalogVersion).toMatch(/^sha256-/);
 
     const after = await Promise.all(['tt0000001', 'tt0000002', 'tt0000004'].map(title));
@@ -156,11 +159,13 @@ describe('catalog ingest', () => {
     expect((await t.get('/v1/search?q=long').expect(200)).body.meta.total_results).toBe(0);
     for (const removed of ['tt0000007', 'tt0000008'])
       expect((await t.get(`/v1/titles/${removed}`)).status).toBe(404);
-    const added = await title('tt0000010');
-    expect(added.id).toBeGreaterThan(Math.max(...before.map((item) => item.id)));
-    expect(await health()).toMatchObject({ title_count: 4, catalog_version: summary.catalogVersion });
+    // New ids come after every id ever given, removed titles' included, in imdb_id order.
+    const added = await Promise.all(['tt0000010', 'tt10000000'].map(title));
+    expect(added[0].id).toBeGreaterThan(Math.max(...before.map((item) => item.id), ...removedIds));
+    expect(added[1].id).toBe(added[0].id + 1);
+    expect(await health()).toMatchObject({ title_count: 5, catalog_version: summary.catalogVersion });
     expect((await t.get('/v1/series').expect(200)).body.meta.total_results).toBe(1);
-    expect((await t.get('/v1/movies').expect(200)).body.meta.total_results).toBe(3);
+    expect((await t.get('/v1/movies').expect(200)).body.meta.total_results).toBe(4);
   });
 
   it('reports enrichment_complete when every title has an enrichment record', async () => {

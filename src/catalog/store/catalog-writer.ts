@@ -7,8 +7,15 @@ import {
   type CatalogLoadResult,
   type CatalogSource,
 } from './catalog-load';
-import { contentVersion, mergeStagedTitles } from './merge';
-import { DROP_STAGING_SQL, createStagingTables, stageEnrichment, stageRatings, stageTitles } from './staging';
+import { mergeStagedTitles } from './merge';
+import {
+  DROP_STAGING_SQL,
+  combineStagedTitles,
+  createStagingTables,
+  stageEnrichment,
+  stageRatings,
+  stageTitles,
+} from './staging';
 
 /** Memory for the load's sorts on PostgreSQL (the server's, not this process's). */
 const LOAD_WORK_MEM = '512MB';
@@ -42,11 +49,11 @@ export class CatalogWriter {
         await stageTitles(session, source.titles);
         if (source.ratings) await stageRatings(session, source.ratings);
         if (source.enrichments) await stageEnrichment(session, source.enrichments);
-        const version = options.catalogVersion ?? (await contentVersion(session));
+        await combineStagedTitles(session);
         const pairMinTitles = options.pairMinTitles ?? DEFAULT_PAIR_MIN_TITLES;
         options.onPhase?.('merge');
         const result = await session.transaction(async (tx) => {
-          const merged = await mergeStagedTitles(tx, version);
+          const merged = await mergeStagedTitles(tx, options.catalogVersion ?? null);
           options.onPhase?.('search-index');
           await buildSearchIndex(tx, pairMinTitles);
           return merged;

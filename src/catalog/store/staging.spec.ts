@@ -3,7 +3,7 @@ import type { SqlExecutor, SqlSession } from '../../database/database';
 import type { TitleRecord } from '../title';
 import { NOT_ENRICHED } from '../title-columns';
 import { mergeStagedTitles } from './merge';
-import { createStagingTables, stageEnrichment, stageTitles } from './staging';
+import { combineStagedTitles, createStagingTables, stageEnrichment, stageTitles } from './staging';
 
 /** A session that records its SQL; COPY input is collected as text when `copy` is set. */
 function recordingSession(copy: boolean) {
@@ -47,8 +47,8 @@ describe('staging derived from TITLE_COLUMNS', () => {
     const { session, statements } = recordingSession(true);
     await createStagingTables(session);
     expect(statements.map((s) => s.sql)).toEqual([
-      'DROP TABLE IF EXISTS title_staging, rating_staging, enrichment_staging',
-      'CREATE TEMP TABLE title_staging (imdb_id text PRIMARY KEY, type text NOT NULL, title text NOT NULL, ' +
+      'DROP TABLE IF EXISTS title_staging, title_input_staging, rating_staging, enrichment_staging',
+      'CREATE TEMP TABLE title_input_staging (imdb_id text PRIMARY KEY, type text NOT NULL, title text NOT NULL, ' +
         'original_title text, year integer, end_year integer, runtime_minutes integer, genres text, ' +
         'content_rating text, plot text, languages text, countries text, directors text, writers text, ' +
         'actors text, awards text, poster_url text, box_office text, production text, total_seasons integer, ' +
@@ -68,7 +68,7 @@ describe('staging derived from TITLE_COLUMNS', () => {
     const { session, copied } = recordingSession(true);
     await stageTitles(session, [record()]);
     expect(copied[0]).toBe(
-      'COPY title_staging (imdb_id, type, title, original_title, year, end_year, runtime_minutes, genres, ' +
+      'COPY title_input_staging (imdb_id, type, title, original_title, year, end_year, runtime_minutes, genres, ' +
         'content_rating, plot, languages, countries, directors, writers, actors, awards, poster_url, ' +
         'box_office, production, total_seasons, rating_average, rating_votes, enriched, search_lexemes, ' +
         'search_title_key, search_title_bare_key, search_original_key, search_original_bare_key) FROM STDIN',
@@ -93,23 +93,45 @@ describe('staging derived from TITLE_COLUMNS', () => {
     expect(fields).toHaveLength(28);
   });
 
-  it('applies enrichment by the precedence rule, total_seasons for series only', async () => {
+  it('stages enrichment records as read, lists as one text value', async () => {
     const { session, statements } = recordingSession(false);
     await stageEnrichment(session, [{ ...record(), imdbId: 'tt0000002' }]);
+    expect(statements).toHaveLength(1);
     expect(statements[0].sql).toMatch(
       /^INSERT INTO enrichment_staging \(seq, imdb_id, runtime_minutes, genres,/,
     );
     expect(statements[0].params?.slice(0, 4)).toEqual([0, 'tt0000002', 60, 'Crime\u001fDrama']);
-    const apply = statements[1].sql;
-    expect(apply).toContain('runtime_minutes = coalesce(s.runtime_minutes, x.runtime_minutes)');
-    expect(apply).toContain('genres = coalesce(s.genres, x.genres)');
-    expect(apply).toContain('plot = coalesce(x.plot, s.plot)');
-    expect(apply).toContain(
-      'total_seasons = CASE WHEN s.type = ANY($1::text[]) THEN coalesce(x.total_seasons, s.total_seasons) END',
+  });
+
+  it('combines titles with their latest rating and enrichment by the precedence rule', async () => {
+    const { session, statements } = recordingSession(false);
+    await combineStagedTitles(session);
+    const combine = statements[0].sql;
+    expect(combine).toMatch(
+      /^CREATE TEMP TABLE title_staging AS SELECT s\.imdb_id AS imdb_id, s\.type AS type,/,
     );
-    expect(apply).toContain('enriched = true');
-    const assigned = [...apply.matchAll(/(?:SET|,) (\w+) = /g)].map((match) => match[1]);
-    expect(assigned).toEqual([
+    expect(combine).toContain(
+      'CASE WHEN x.imdb_id IS NULL THEN s.runtime_minutes ELSE coalesce(s.runtime_minutes, x.runtime_minutes) END AS runtime_minutes',
+    );
+    expect(combine).toContain(
+      'CASE WHEN x.imdb_id IS NULL THEN s.plot ELSE coalesce(x.plot, s.plot) END AS plot',
+    );
+    expect(combine).toContain(
+      'CASE WHEN x.imdb_id IS NULL THEN s.total_seasons ELSE CASE WHEN s.type = ANY($1::text[]) ' +
+        'THEN coalesce(x.total_seasons, s.total_seasons) END END AS total_seasons',
+    );
+    expect(combine).toContain(
+      'CASE WHEN r.imdb_id IS NULL THEN s.rating_votes ELSE r.rating_votes END AS rating_votes',
+    );
+    expect(combine).toContain('CASE WHEN x.imdb_id IS NULL THEN s.enriched ELSE true END AS enriched');
+    const columns = [...combine.matchAll(/ AS (\w+)(?=,| FROM)/g)].map((match) => match[1]);
+    expect(columns.slice(0, 23)).toEqual([
+      'imdb_id',
+      'type',
+      'title',
+      'original_title',
+      'year',
+      'end_year',
       'runtime_minutes',
       'genres',
       'content_rating',
@@ -124,12 +146,19 @@ describe('staging derived from TITLE_COLUMNS', () => {
       'box_office',
       'production',
       'total_seasons',
+      'rating_average',
+      'rating_votes',
       'enriched',
     ]);
-    expect(apply).toContain(
-      'FROM (SELECT DISTINCT ON (imdb_id) * FROM enrichment_staging ORDER BY imdb_id, seq DESC) x',
+    expect(combine).toContain(
+      'LEFT JOIN (SELECT DISTINCT ON (imdb_id) * FROM rating_staging ORDER BY imdb_id, seq DESC) r ON r.imdb_id = s.imdb_id',
     );
-    expect(statements[1].params).toEqual([['tv_series', 'tv_mini_series', 'tv_special']]);
+    expect(combine).toContain(
+      'LEFT JOIN (SELECT DISTINCT ON (imdb_id) * FROM enrichment_staging ORDER BY imdb_id, seq DESC) x ON x.imdb_id = s.imdb_id',
+    );
+    expect(statements[0].params).toEqual([['tv_series', 'tv_mini_series', 'tv_special']]);
+    expect(statements[1].sql).toBe('DROP TABLE title_input_staging, rating_staging, enrichment_staging');
+    expect(statements[2].sql).toBe('ANALYZE title_staging');
   });
 });
 

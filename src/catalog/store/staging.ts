@@ -6,10 +6,11 @@ import { type StagingValue, bulkLoad } from './bulk-load';
 import type { EnrichmentRecord, RatingRecord, Records } from './catalog-load';
 
 /**
- * The load's temporary tables, all derived from TITLE_COLUMNS: title_staging holds one row per
- * title with every stored column (lists as one text value) plus the search text the search index
- * is built from; rating_staging and enrichment_staging hold the side inputs in arrival order (seq),
- * which are then joined to the staged titles by the contract's precedence rule.
+ * The load's temporary tables, all derived from TITLE_COLUMNS: title_input_staging holds one row per
+ * title as read, with every stored column (lists as one text value) plus the search text the search
+ * index is built from; rating_staging and enrichment_staging hold the side inputs in arrival order
+ * (seq). combineStagedTitles then joins them by the contract's precedence rule into title_staging,
+ * the table the merge and the search index read.
  */
 
 /** Separates list items in the staging tables; never part of a normalized value. */
@@ -32,7 +33,11 @@ const SIDE_TABLES: Record<SideInput, string> = {
   enrichment: 'enrichment_staging',
 };
 
-export const DROP_STAGING_SQL = `DROP TABLE IF EXISTS title_staging, ${Object.values(SIDE_TABLES).join(', ')}`;
+/** The titles as read, before the side inputs are joined in. */
+const TITLE_INPUT_TABLE = 'title_input_staging';
+const INPUT_TABLES = [TITLE_INPUT_TABLE, ...Object.values(SIDE_TABLES)].join(', ');
+
+export const DROP_STAGING_SQL = `DROP TABLE IF EXISTS title_staging, ${INPUT_TABLES}`;
 
 /** A live column's value from its staged text: lists are split again. */
 export function fromStagingSql(column: TitleColumn, alias: string): string {
@@ -49,7 +54,7 @@ function stagingDefinition(column: StagedColumn): string {
 export async function createStagingTables(session: SqlExecutor): Promise<void> {
   await session.query(DROP_STAGING_SQL);
   const titleColumns = [...STAGED_COLUMNS.map(stagingDefinition), ...SEARCH_STAGING_COLUMNS];
-  await session.query(`CREATE TEMP TABLE title_staging (${titleColumns.join(', ')})`);
+  await session.query(`CREATE TEMP TABLE ${TITLE_INPUT_TABLE} (${titleColumns.join(', ')})`);
   for (const input of ['ratings', 'enrichment'] as const) {
     const columns = [
       'seq integer NOT NULL',
@@ -65,47 +70,69 @@ export async function stageTitles(session: SqlSession, titles: Records<TitleReco
     ...STAGED_COLUMNS.map((c) => c.column),
     ...SEARCH_STAGING_COLUMNS.map((definition) => definition.split(' ')[0]),
   ];
-  await bulkLoad(session, 'title_staging', columns, titleRows(titles));
+  await bulkLoad(session, TITLE_INPUT_TABLE, columns, titleRows(titles));
 }
 
-/** Stages the ratings, then gives each staged title its rating (the last one for its id). */
+/** Stages the ratings as read; combineStagedTitles applies them. */
 export async function stageRatings(session: SqlSession, ratings: Records<RatingRecord>): Promise<void> {
   await stageSideInput(session, 'ratings', ratings);
-  const assignments = columnsFilledBy('ratings').map((c) => `${c.column} = x.${c.column}`);
-  await session.query(applySql('ratings', assignments));
 }
 
-/**
- * Stages the enrichment records, then applies each (the last one for its id) to its staged title
- * by the precedence rule of TITLE_COLUMNS: IMDb is authoritative for what it carries; enrichment
- * fills the other fields, and runtime or genres only where IMDb has none; total_seasons belongs to
- * series types only.
- */
+/** Stages the enrichment records as read; combineStagedTitles applies them. */
 export async function stageEnrichment(
   session: SqlSession,
   enrichments: Records<EnrichmentRecord>,
 ): Promise<void> {
   await stageSideInput(session, 'enrichment', enrichments);
-  const assignments = STAGED_COLUMNS.flatMap((c) => {
-    const staged = `s.${c.column}`;
-    const enriched = `x.${c.column}`;
-    let value: string;
-    switch (c.source) {
-      case 'enrichment-applied':
-        return [`${c.column} = true`];
-      case 'imdb-else-enrichment':
-        value = `coalesce(${staged}, ${enriched})`;
-        break;
-      case 'enrichment-else-imdb':
-        value = `coalesce(${enriched}, ${staged})`;
-        break;
-      default:
-        return [];
-    }
-    if (c.seriesOnly) value = `CASE WHEN s.type = ANY($1::text[]) THEN ${value} END`;
-    return [`${c.column} = ${value}`];
-  });
-  await session.query(applySql('enrichment', assignments), [SERIES_TYPES]);
+}
+
+/**
+ * Writes title_staging in one pass: each staged title with the last rating and the last
+ * enrichment record for its id (aliased r and x) applied by the precedence rule of TITLE_COLUMNS.
+ * IMDb is authoritative for what it carries; enrichment fills the other fields, and runtime or
+ * genres only where IMDb has none; total_seasons belongs to series types only. A title without a
+ * side record keeps its own values. One join writes each row once, where an UPDATE per side input
+ * rewrote every row twice; the inputs are dropped at once to free their space.
+ */
+export async function combineStagedTitles(session: SqlExecutor): Promise<void> {
+  const values = [
+    ...STAGED_COLUMNS.map((c) => `${combinedValue(c)} AS ${c.column}`),
+    ...SEARCH_STAGING_COLUMNS.map((definition) => `s.${definition.split(' ')[0]}`),
+  ];
+  await session.query(
+    `CREATE TEMP TABLE title_staging AS
+     SELECT ${values.join(', ')}
+     FROM ${TITLE_INPUT_TABLE} s
+     LEFT JOIN (${latestSql('ratings')}) r ON r.imdb_id = s.imdb_id
+     LEFT JOIN (${latestSql('enrichment')}) x ON x.imdb_id = s.imdb_id`,
+    [SERIES_TYPES],
+  );
+  await session.query(`DROP TABLE ${INPUT_TABLES}`);
+  // Statistics for the merge's plans: without them the planner guessed a tenth of the rows and
+  // sorted the whole wide table to join it.
+  await session.query('ANALYZE title_staging');
+}
+
+function combinedValue(c: StagedColumn): string {
+  const staged = `s.${c.column}`;
+  if (c.source === 'ratings') return `CASE WHEN r.imdb_id IS NULL THEN ${staged} ELSE r.${c.column} END`;
+  const enriched = `x.${c.column}`;
+  let value: string;
+  switch (c.source) {
+    case 'enrichment-applied':
+      value = 'true';
+      break;
+    case 'imdb-else-enrichment':
+      value = `coalesce(${staged}, ${enriched})`;
+      break;
+    case 'enrichment-else-imdb':
+      value = `coalesce(${enriched}, ${staged})`;
+      break;
+    default:
+      return staged;
+  }
+  if (c.seriesOnly) value = `CASE WHEN s.type = ANY($1::text[]) THEN ${value} END`;
+  return `CASE WHEN x.imdb_id IS NULL THEN ${staged} ELSE ${value} END`;
 }
 
 async function stageSideInput<T extends Partial<TitleRecord>>(
@@ -126,11 +153,9 @@ async function stageSideInput<T extends Partial<TitleRecord>>(
   await bulkLoad(session, SIDE_TABLES[input], ['seq', 'imdb_id', ...filled.map((c) => c.column)], rows());
 }
 
-/** An UPDATE of title_staging from the latest side-input row per id (aliased x). */
-function applySql(input: SideInput, assignments: readonly string[]): string {
-  return `UPDATE title_staging s SET ${assignments.join(', ')}
-    FROM (SELECT DISTINCT ON (imdb_id) * FROM ${SIDE_TABLES[input]} ORDER BY imdb_id, seq DESC) x
-    WHERE x.imdb_id = s.imdb_id`;
+/** The latest side-input row per id (where an id repeats, the last one wins). */
+function latestSql(input: SideInput): string {
+  return `SELECT DISTINCT ON (imdb_id) * FROM ${SIDE_TABLES[input]} ORDER BY imdb_id, seq DESC`;
 }
 
 const TITLE_ENCODERS = STAGED_COLUMNS.map(encoder);
