@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../../database/database';
 import { MOVIE_TYPES, TITLE_TYPES } from '../title';
-import { relevanceTierSql } from './relevance';
+import { RELEVANCE_TIERS, relevanceTierSql } from './relevance';
 import { LEADING_ARTICLES } from './search-text';
 
 /**
@@ -72,8 +72,10 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
 
 /**
  * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
- * of frequent tokens, title), ranked by the tier the title has for that key as a query, then
- * vote_rank. The entries are sorted once into a temporary table (no WAL); the lists are then
+ * of frequent tokens, title), with the tier the title has for that key as a query. The entries are
+ * written in vote_rank order (title_search is read in that order), and each list is aggregated one
+ * tier at a time, strongest first: a hash aggregate appends to each group in input order, so every
+ * tier's ids stay in vote_rank order and no sort of the millions of entries is needed. The lists are
  * aggregated per key (year 0, with one list per type beside it) and per (key, start year).
  */
 async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
@@ -86,44 +88,49 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
   );
   const pairKey = `(a.token || ' ' || b.token)`;
   const pairBareKey = `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`;
+  const byVotes = `(SELECT * FROM ${next('title_search')} ORDER BY vote_rank) s`;
   await tx.query(
     `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
-     SELECT * FROM (
-       SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year, s.vote_rank,
-              ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
-       FROM ${next('title_search')} s CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
-       UNION ALL
-       SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, s.vote_rank,
-              ${relevanceTierSql('s', pairKey, pairBareKey)}
-       FROM ${next('title_search')} s
-       CROSS JOIN LATERAL (
-         SELECT array_agg(token) AS tokens FROM unnest(s.lexemes) AS token
-         WHERE token IN (SELECT token FROM search_frequent_tokens)
-       ) f
-       CROSS JOIN LATERAL unnest(f.tokens) AS a(token)
-       CROSS JOIN LATERAL unnest(f.tokens) AS b(token)
-       WHERE a.token <> b.token
-     ) entries
-     ORDER BY key, tier DESC, vote_rank`,
+     SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year,
+            ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
+     FROM ${byVotes} CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
+     UNION ALL
+     SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, ${relevanceTierSql('s', pairKey, pairBareKey)}
+     FROM ${byVotes}
+     CROSS JOIN LATERAL (
+       SELECT array_agg(token) AS tokens FROM unnest(s.lexemes) AS token
+       WHERE token IN (SELECT token FROM search_frequent_tokens)
+     ) f
+     CROSS JOIN LATERAL unnest(f.tokens) AS a(token)
+     CROSS JOIN LATERAL unnest(f.tokens) AS b(token)
+     WHERE a.token <> b.token`,
     [LEADING_ARTICLES],
   );
-  const typeLists = TITLE_TYPES.map((type) => `array_agg(id) FILTER (WHERE type = '${type}')`).join(', ');
+  const typeLists = TITLE_TYPES.map((type) => rankedIds(`type = '${type}'`)).join(', ');
   const columns = `key, year, total, ids, ${TITLE_TYPES.join(', ')}`;
-  // The entries table is read in the order it was written (a temporary table's sequential scan
-  // starts at its first block), and a hash aggregate appends to each group in input order; sorting
-  // again by key alone would not keep that order, so sorting is off for these two statements.
+  // A sorted group aggregate would not keep the input order: hash aggregation only.
   await tx.query('SET LOCAL enable_sort = off');
   await tx.query(
     `INSERT INTO ${next('search_lists')} (${columns})
-     SELECT key, 0, count(*), array_agg(id), ${typeLists} FROM search_entries GROUP BY key`,
+     SELECT key, 0, count(*), ${rankedIds()}, ${typeLists} FROM search_entries GROUP BY key`,
   );
   // Per year, the whole list only: a type and a year together rank that (smaller) list.
   await tx.query(
     `INSERT INTO ${next('search_lists')} (key, year, total, ids)
-     SELECT key, year, count(*), array_agg(id)
+     SELECT key, year, count(*), ${rankedIds()}
      FROM search_entries WHERE year IS NOT NULL GROUP BY key, year`,
   );
   await tx.query('SET LOCAL enable_sort = on');
+}
+
+/** The tiers, strongest first. */
+const TIERS_STRONGEST_FIRST = Object.values(RELEVANCE_TIERS).sort((a, b) => b - a);
+
+/** A group's entry ids (those meeting `condition`), strongest tier first, each tier in input order. */
+function rankedIds(condition?: string): string {
+  return TIERS_STRONGEST_FIRST.map(
+    (tier) => `array_agg(id) FILTER (WHERE tier = ${tier}${condition ? ` AND ${condition}` : ''})`,
+  ).join(' || ');
 }
 
 /**
