@@ -151,10 +151,12 @@ describe('staging derived from TITLE_COLUMNS', () => {
       'enriched',
     ]);
     expect(combine).toContain(
-      'LEFT JOIN (SELECT DISTINCT ON (imdb_id) * FROM rating_staging ORDER BY imdb_id, seq DESC) r ON r.imdb_id = s.imdb_id',
+      'LEFT JOIN (SELECT * FROM rating_staging side WHERE NOT EXISTS (SELECT 1 FROM rating_staging later ' +
+        'WHERE later.imdb_id = side.imdb_id AND later.seq > side.seq)) r ON r.imdb_id = s.imdb_id',
     );
     expect(combine).toContain(
-      'LEFT JOIN (SELECT DISTINCT ON (imdb_id) * FROM enrichment_staging ORDER BY imdb_id, seq DESC) x ON x.imdb_id = s.imdb_id',
+      'LEFT JOIN (SELECT * FROM enrichment_staging side WHERE NOT EXISTS (SELECT 1 FROM enrichment_staging later ' +
+        'WHERE later.imdb_id = side.imdb_id AND later.seq > side.seq)) x ON x.imdb_id = s.imdb_id',
     );
     expect(statements[0].params).toEqual([['tv_series', 'tv_mini_series', 'tv_special']]);
     expect(statements[1].sql).toBe('DROP TABLE title_input_staging, rating_staging, enrichment_staging');
@@ -176,7 +178,8 @@ describe('merge derived from TITLE_COLUMNS', () => {
     expect(update).toContain('s.rating_votes, s.enriched, md5(s::text))');
     expect(update).toContain('t.source_hash IS DISTINCT FROM md5(s::text)');
     const insert = statements.find((s) => s.sql.includes('INSERT INTO titles'))!.sql;
-    expect(insert).toContain('INSERT INTO titles (imdb_id, type,');
-    expect(insert).not.toMatch(/\bid\b,/);
+    // New titles are numbered after the sequence's last id, in imdb_id order.
+    expect(insert).toContain('INSERT INTO titles (id, imdb_id, type,');
+    expect(insert).toContain('$1::bigint + row_number() OVER (ORDER BY length(s.imdb_id), s.imdb_id) AS id');
   });
 });

@@ -153,9 +153,14 @@ async function stageSideInput<T extends Partial<TitleRecord>>(
   await bulkLoad(session, SIDE_TABLES[input], ['seq', 'imdb_id', ...filled.map((c) => c.column)], rows());
 }
 
-/** The latest side-input row per id (where an id repeats, the last one wins). */
+/**
+ * The latest side-input row per id (where an id repeats, the last one wins): an anti-join on the
+ * narrow (imdb_id, seq) pairs, where DISTINCT ON sorted the whole wide input.
+ */
 function latestSql(input: SideInput): string {
-  return `SELECT DISTINCT ON (imdb_id) * FROM ${SIDE_TABLES[input]} ORDER BY imdb_id, seq DESC`;
+  const table = SIDE_TABLES[input];
+  return `SELECT * FROM ${table} side WHERE NOT EXISTS
+    (SELECT 1 FROM ${table} later WHERE later.imdb_id = side.imdb_id AND later.seq > side.seq)`;
 }
 
 const TITLE_ENCODERS = STAGED_COLUMNS.map(encoder);
