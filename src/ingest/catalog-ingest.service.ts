@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { LoadPhase } from '../catalog/store/catalog-load';
 import { CatalogWriter } from '../catalog/store/catalog-writer';
-import { TITLE_TYPES, type TitleRecord, type TitleType } from '../catalog/title';
+import { TITLE_TYPES, type TitleType } from '../catalog/title';
 import {
   BASICS_COLUMNS,
   type Parsed,
@@ -74,14 +74,18 @@ export class CatalogIngestService {
 
     const titles = kept(
       readTsv(files.basics, BASICS_COLUMNS),
-      (row) => parseBasicsRow(row.fields),
+      (row) => {
+        const parsed = parseBasicsRow(row.fields);
+        if (parsed.ok) byType[parsed.value.type] += 1;
+        return parsed;
+      },
       basics,
       'basics',
       progress,
     );
     const result = await this.writer.replaceCatalog(
       {
-        titles: countTypes(titles, byType),
+        titles,
         ratings: kept(
           readTsv(files.ratings, RATINGS_COLUMNS),
           (row) => parseRatingsRow(row.fields),
@@ -134,11 +138,4 @@ async function* kept<T, Row>(
     else summary.skipped[parsed.reason] = (summary.skipped[parsed.reason] ?? 0) + 1;
   }
   progress(phase, summary.rows);
-}
-
-async function* countTypes(titles: AsyncIterable<TitleRecord>, byType: Record<TitleType, number>) {
-  for await (const title of titles) {
-    byType[title.type] += 1;
-    yield title;
-  }
 }

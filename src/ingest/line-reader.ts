@@ -17,9 +17,17 @@ const READ_CHUNK_BYTES = 64 * 1024;
 /**
  * Streams the lines of a plain or gzip-compressed file (detected by its magic bytes, whatever the
  * name), with constant memory. Lines end at `\n` or `\r\n`; a UTF-8 byte order mark is dropped.
- * Split here rather than by node:readline, which took an eighth of an ingest's parsing time.
  */
 export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
+  for await (const batch of readLineBatches(path)) yield* batch;
+}
+
+/**
+ * The same lines, a read chunk's worth (64 KB) at a time: one asynchronous step per chunk instead
+ * of one per line, for the readers of the large dataset files. Split here rather than by
+ * node:readline, which took an eighth of an ingest's parsing time.
+ */
+export async function* readLineBatches(path: string): AsyncGenerator<NumberedLine[]> {
   const { file, source } = await openSource(path);
   const decoder = new StringDecoder('utf8');
   let number = 0;
@@ -32,15 +40,17 @@ export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
   try {
     for await (const chunk of source) {
       const text = rest + decoder.write(chunk as Buffer);
+      const batch: NumberedLine[] = [];
       let start = 0;
       for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        yield numbered(text.slice(start, end));
+        batch.push(numbered(text.slice(start, end)));
         start = end + 1;
       }
       rest = text.slice(start);
+      if (batch.length > 0) yield batch;
     }
     rest += decoder.end();
-    if (rest !== '') yield numbered(rest);
+    if (rest !== '') yield [numbered(rest)];
   } catch (error) {
     throw new IngestInputError(path, `cannot be read (${(error as Error).message})`, number + 1);
   } finally {

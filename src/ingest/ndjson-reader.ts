@@ -1,5 +1,5 @@
 import { IngestInputError } from './ingest-errors';
-import { readLines } from './line-reader';
+import { readLineBatches } from './line-reader';
 
 export interface JsonLine {
   line: number;
@@ -8,18 +8,20 @@ export interface JsonLine {
 
 /** One JSON object per line; blank lines are allowed, anything else that is not an object is refused. */
 export async function* readNdjson(path: string): AsyncGenerator<JsonLine> {
-  for await (const { number, text } of readLines(path)) {
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw new IngestInputError(path, `malformed JSON (${(error as Error).message})`, number);
+  for await (const batch of readLineBatches(path)) {
+    for (const { number, text } of batch) {
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new IngestInputError(path, `malformed JSON (${(error as Error).message})`, number);
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new IngestInputError(path, 'expected a JSON object', number);
+      }
+      yield { line: number, value: value as Record<string, unknown> };
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new IngestInputError(path, 'expected a JSON object', number);
-    }
-    yield { line: number, value: value as Record<string, unknown> };
   }
 }
 

@@ -1,5 +1,5 @@
 import { IngestInputError } from './ingest-errors';
-import { readLines } from './line-reader';
+import { readLineBatches, readLines } from './line-reader';
 
 export interface TsvRow {
   line: number;
@@ -12,24 +12,26 @@ export interface TsvRow {
  */
 export async function* readTsv(path: string, columns: readonly string[]): AsyncGenerator<TsvRow> {
   let header = true;
-  for await (const { number, text } of readLines(path)) {
-    if (header) {
-      header = false;
-      if (text !== columns.join('\t')) {
-        throw new IngestInputError(path, `expected the header "${columns.join('\\t')}"`, number);
+  for await (const batch of readLineBatches(path)) {
+    for (const { number, text } of batch) {
+      if (header) {
+        header = false;
+        if (text !== columns.join('\t')) {
+          throw new IngestInputError(path, `expected the header "${columns.join('\\t')}"`, number);
+        }
+        continue;
       }
-      continue;
+      if (text === '') continue;
+      const fields = text.split('\t');
+      if (fields.length !== columns.length) {
+        throw new IngestInputError(
+          path,
+          `expected ${columns.length} tab-separated fields, found ${fields.length}`,
+          number,
+        );
+      }
+      yield { line: number, fields };
     }
-    if (text === '') continue;
-    const fields = text.split('\t');
-    if (fields.length !== columns.length) {
-      throw new IngestInputError(
-        path,
-        `expected ${columns.length} tab-separated fields, found ${fields.length}`,
-        number,
-      );
-    }
-    yield { line: number, fields };
   }
   if (header) throw new IngestInputError(path, 'is empty (no header line)');
 }
