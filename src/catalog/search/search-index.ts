@@ -92,7 +92,7 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
   await tx.query(
     `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
      SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year,
-            ${relevanceTierSql('s', 'x.token', 'x.token')} AS tier
+            ${relevanceTierSql('s', 'x.token', 'x.token', { keyIsOwnToken: true })} AS tier
      FROM ${byVotes} CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
      UNION ALL
      SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, ${relevanceTierSql('s', pairKey, pairBareKey)}

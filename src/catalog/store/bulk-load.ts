@@ -47,7 +47,9 @@ export async function bulkLoad(
 export async function* copyText(rows: AsyncIterable<StagingValue[]>): AsyncGenerator<string> {
   let chunk = '';
   for await (const row of rows) {
-    chunk += row.map(copyField).join('\t') + '\n';
+    let line = copyField(row[0]);
+    for (let column = 1; column < row.length; column++) line += '\t' + copyField(row[column]);
+    chunk += line + '\n';
     if (chunk.length >= COPY_CHUNK_CHARS) {
       yield chunk;
       chunk = '';
