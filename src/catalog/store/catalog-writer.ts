@@ -49,9 +49,9 @@ export class CatalogWriter {
         await stageTitles(session, source.titles);
         if (source.ratings) await stageRatings(session, source.ratings);
         if (source.enrichments) await stageEnrichment(session, source.enrichments);
-        await combineStagedTitles(session);
         const pairMinTitles = options.pairMinTitles ?? DEFAULT_PAIR_MIN_TITLES;
         options.onPhase?.('merge');
+        await combineStagedTitles(session);
         const result = await session.transaction(async (tx) => {
           const merged = await mergeStagedTitles(tx, options.catalogVersion ?? null);
           options.onPhase?.('search-index');
