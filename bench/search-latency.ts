@@ -9,10 +9,11 @@
  *
  *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] \
- *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3]
+ *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3] [--client http|fetch]
  *
  * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
  */
+import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { SearchDatabase } from '../src/database/search-database';
@@ -28,8 +29,10 @@ const { values } = parseArgs({
     'sql-url': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     warm: { type: 'string', default: '5' },
+    client: { type: 'string', default: 'http' },
   },
 });
+if (!['http', 'fetch'].includes(values.client!)) throw new Error('--client is http or fetch');
 const base = new URL(values.url!);
 if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) throw new Error('loopback targets only');
 
@@ -82,13 +85,35 @@ function path(search: Search): string {
   return `/v1/search?${params}`;
 }
 
+/**
+ * One GET on a kept-alive connection; resolves with the status once the whole body has arrived.
+ * `--client http` (default) uses node:http with one reused socket, so a sample is the server's
+ * time plus loopback; `--client fetch` uses undici's fetch, whose own cost (about 1 ms a request in
+ * this process, and its garbage) lands in every sample.
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+async function get(target: string): Promise<{ status: number; body: string }> {
+  const headers = { Authorization: `Bearer ${values.key}` };
+  if (values.client === 'fetch') {
+    const res = await fetch(new URL(target, base), { headers });
+    return { status: res.status, body: await res.text() };
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(target, base), { agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 async function timeHttp(search: Search): Promise<number> {
   const started = performance.now();
-  const res = await fetch(new URL(path(search), base), {
-    headers: { Authorization: `Bearer ${values.key}` },
-  });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${path(search)} answered ${res.status}`);
+  const { status } = await get(path(search));
+  if (status !== 200) throw new Error(`${path(search)} answered ${status}`);
   return performance.now() - started;
 }
 
@@ -137,21 +162,15 @@ async function timeSql(repository: TitleSearchRepository, search: Search): Promi
 /** GET /v1/titles/{id}: one index probe, the same HTTP stack (auth, limits, JSON of one title). */
 async function timeLookup(imdbId: string): Promise<number> {
   const started = performance.now();
-  const res = await fetch(new URL(`/v1/titles/${imdbId}`, base), {
-    headers: { Authorization: `Bearer ${values.key}` },
-  });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`/v1/titles/${imdbId} answered ${res.status}`);
+  const { status } = await get(`/v1/titles/${imdbId}`);
+  if (status !== 200) throw new Error(`/v1/titles/${imdbId} answered ${status}`);
   return performance.now() - started;
 }
 
 /** Five titles to look up, a different five per round (so the first ask is cold). */
 async function lookupIds(round: number): Promise<string[]> {
-  const res = await fetch(new URL(`/v1/search?q=the&limit=5&page=${round + 1}`, base), {
-    headers: { Authorization: `Bearer ${values.key}` },
-  });
-  const body = (await res.json()) as { data: Array<{ imdb_id: string }> };
-  return body.data.map((title) => title.imdb_id);
+  const { body } = await get(`/v1/search?q=the&limit=5&page=${round + 1}`);
+  return (JSON.parse(body) as { data: Array<{ imdb_id: string }> }).data.map((title) => title.imdb_id);
 }
 
 function percentile(samples: number[], p: number): number {
@@ -221,6 +240,7 @@ async function main(): Promise<void> {
   }
   await naive?.end();
   await sqlClient?.end();
+  agent.destroy();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
     '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | SQL warm p50 ms | SQL warm p95 ms |' +
