@@ -9,7 +9,8 @@
  *
  *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] \
- *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3] [--client http|fetch]
+ *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3] [--client http|fetch] \
+ *     [--warmup-requests 300]
  *
  * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
  */
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     warm: { type: 'string', default: '5' },
     client: { type: 'string', default: 'http' },
+    'warmup-requests': { type: 'string', default: '300' },
   },
 });
 if (!['http', 'fetch'].includes(values.client!)) throw new Error('--client is http or fetch');
@@ -167,6 +169,23 @@ async function timeLookup(imdbId: string): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * Requests that no class asks (other words, other ids), so a freshly started server has compiled
+ * its hot paths before the first sample: "cold" below means a query asked for the first time, not a
+ * process that has never run one.
+ */
+const WARMUP_WORDS = ['world', 'story', 'day', 'house', 'blood', 'city', 'dead', 'girl', 'home', 'life'];
+async function warmUp(requests: number): Promise<void> {
+  for (let i = 0; i < requests; i++) {
+    const word = WARMUP_WORDS[i % WARMUP_WORDS.length];
+    const page = 1 + Math.floor(i / WARMUP_WORDS.length);
+    const { status, body } = await get(`/v1/search?q=${word}&limit=5&page=${page}`);
+    if (status !== 200) throw new Error(`warm-up search ${word} answered ${status}`);
+    const ids = (JSON.parse(body) as { data: Array<{ imdb_id: string }> }).data.map((t) => t.imdb_id);
+    for (const id of ids.slice(0, 2)) await get(`/v1/titles/${id}`);
+  }
+}
+
 /** Five titles to look up, a different five per round (so the first ask is cold). */
 async function lookupIds(round: number): Promise<string[]> {
   const { body } = await get(`/v1/search?q=the&limit=5&page=${round + 1}`);
@@ -202,6 +221,7 @@ async function main(): Promise<void> {
   const repository = sqlClient ? new TitleSearchRepository(new ClientSearchDatabase(sqlClient)) : null;
   type Row = Record<string, number>;
   const results: Record<string, Row[]> = {};
+  await warmUp(Number(values['warmup-requests']));
   for (let round = 0; round < rounds; round++) {
     const lookups = await measure(timeLookup, await lookupIds(round), warmTimes);
     const lookupRow: Row = {

@@ -1,0 +1,95 @@
+import { Controller, Get, type INestApplication, NotFoundException, Query } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { Conditional, type ConditionalReply, entityTag } from './conditional-reply';
+
+let version: string | null = 'v1';
+let handled = 0;
+
+let enveloped = 0;
+
+@Controller()
+class SampleController {
+  @Get('item')
+  async item(@Conditional() reply: ConditionalReply, @Query('fail') fail?: string) {
+    handled++;
+    await Promise.resolve();
+    if (fail) throw new NotFoundException();
+    return reply.of({ version, value: [{ id: 1 }] }, (data) => {
+      enveloped++;
+      return { data, meta: { request_id: String(handled) } };
+    });
+  }
+
+  @Get('plain')
+  plain() {
+    return { data: [] };
+  }
+}
+
+describe('ConditionalReply', () => {
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const module = await Test.createTestingModule({ controllers: [SampleController] }).compile();
+    app = module.createNestApplication({ logger: false });
+    // As configureApp does: Express's own body-hash ETag is off.
+    app.getHttpAdapter().getInstance().set('etag', false);
+    await app.init();
+  });
+  afterAll(() => app.close());
+  beforeEach(() => {
+    version = 'v1';
+  });
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    request(app.getHttpServer()).get(path).set(headers);
+
+  it('tags a versioned answer from the version and the request target, not the body', async () => {
+    const first = await get('/item').expect(200);
+    const second = await get('/item').expect(200);
+    expect(first.body.meta.request_id).not.toBe(second.body.meta.request_id);
+    expect(first.headers.etag).toBe(entityTag('v1', '/item'));
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect((await get('/item?x=1')).headers.etag).not.toBe(first.headers.etag);
+    version = 'v2';
+    expect((await get('/item')).headers.etag).toBe(entityTag('v2', '/item'));
+  });
+
+  it('answers 304 with no body to a matching If-None-Match: one tag, a list, a weak form, *', async () => {
+    const tag = entityTag('v1', '/item');
+    for (const condition of [tag, `"other", ${tag}`, `W/${tag}`, '*']) {
+      const before = enveloped;
+      const res = await get('/item', { 'If-None-Match': condition }).expect(304);
+      expect(res.text).toBe('');
+      expect(res.headers.etag).toBe(tag);
+      expect(res.headers['content-type']).toBeUndefined();
+      // A fresh copy is answered without building the envelope.
+      expect(enveloped).toBe(before);
+    }
+  });
+
+  it('answers 200 with the body to a stale or foreign tag', async () => {
+    const stale = entityTag('v0', '/item');
+    const res = await get('/item', { 'If-None-Match': stale }).expect(200);
+    expect(res.body.data).toEqual([{ id: 1 }]);
+    await get('/item', { 'If-None-Match': entityTag('v1', '/item?x=1') }).expect(200);
+  });
+
+  it('HEAD is GET without a body, 304 included', async () => {
+    const head = await request(app.getHttpServer()).head('/item').expect(200);
+    expect(head.headers.etag).toBe(entityTag('v1', '/item'));
+    expect(head.text).toBeUndefined();
+    await request(app.getHttpServer()).head('/item').set('If-None-Match', head.headers.etag).expect(304);
+  });
+
+  it('sends no ETag when the version is unknown, on failures, or for other answers', async () => {
+    version = null;
+    expect((await get('/item').expect(200)).headers.etag).toBeUndefined();
+    version = 'v1';
+    const failed = await get('/item?fail=1', { 'If-None-Match': '*' }).expect(404);
+    expect(failed.headers.etag).toBeUndefined();
+    expect((await get('/plain').expect(200)).headers.etag).toBeUndefined();
+  });
+});

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Versioned } from './versioned';
+
+/**
+ * The strong validator of an answer: the catalog version its data was read from and the request
+ * target (path and query exactly as sent). Equal tags mean equal `data` and equal `meta` apart from
+ * `request_id`, which names the exchange, not the representation (docs/api.md). No body is hashed.
+ */
+export function entityTag(version: string, target: string): string {
+  return `"${createHash('sha256').update(version).update('\0').update(target).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Conditional GET and HEAD for one request. A handler ends with `return reply.of(read, envelope)`
+ * once its data has been read, so refused, invalid and failed requests carry no ETag and are never
+ * answered 304. It sets the ETag; Express decides freshness (`If-None-Match`, including lists, weak
+ * comparison and `*`) when the answer is sent and then answers 304 with no body. A fresh request
+ * gets no body, so a 304 builds and serializes nothing.
+ *
+ * A parameter rather than an interceptor: Nest runs every interceptor through RxJS and binds each
+ * step to an AsyncResource, which cost a cached lookup about a quarter of its CPU (bench/RESULTS.md).
+ */
+export class ConditionalReply {
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+  ) {}
+
+  /** The body `envelope` makes of `read`, tagged with its version; none when the client's copy is fresh. */
+  of<V, B>(read: Versioned<V>, envelope: (value: V) => B): B | undefined {
+    if (read.version === null) return envelope(read.value);
+    this.res.setHeader('ETag', entityTag(read.version, this.req.originalUrl));
+    return this.req.fresh ? undefined : envelope(read.value);
+  }
+}
+
+/** The request's `ConditionalReply`. */
+export const Conditional = createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {
+  const http = ctx.switchToHttp();
+  return new ConditionalReply(http.getRequest<Request>(), http.getResponse<Response>());
+});
