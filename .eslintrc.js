@@ -5,7 +5,7 @@ module.exports = {
   plugins: ['@typescript-eslint/eslint-plugin'],
   extends: ['eslint:recommended', 'plugin:@typescript-eslint/recommended', 'prettier'],
   env: { node: true, jest: true },
-  ignorePatterns: ['.eslintrc.js', 'dist/', 'node_modules/', 'scripts/*.js'],
+  ignorePatterns: ['.eslintrc.js', 'dist/', 'bench/out/', 'node_modules/', 'scripts/*.js'],
   rules: {
     '@typescript-eslint/no-floating-promises': 'error',
     '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -26,7 +26,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { entityTag } from '../src/common/conditional/conditional-get.interceptor';
+import { entityTag } from '../src/common/conditional/conditional-reply';
 import { TITLE_CACHE_ENTRIES } from '../src/catalog/title-cache';
 
 /** A working set that fits the title cache, and one ten times its size. */

@@ -1,7 +1,6 @@
-import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ConditionalGetInterceptor } from '../common/conditional/conditional-get.interceptor';
-import { VersionedBody } from '../common/conditional/versioned-body';
+import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
 import { itemEnvelope, pageEnvelope } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
@@ -19,7 +18,6 @@ import { IMDB_ID_PATTERN } from './title';
 @ApiTags('catalog')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
-@UseInterceptors(ConditionalGetInterceptor)
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
@@ -27,8 +25,12 @@ export class CatalogController {
   @ApiOperation({ summary: 'Full-text search by title, ordered by relevance, then votes, then id' })
   @ApiQuery({ type: SearchQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', { conditional: true })
-  async search(@ValidatedQuery(SearchQueryDto) query: SearchQueryDto, @RequestId() requestId: string) {
-    return VersionedBody.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
+  async search(
+    @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
+    @RequestId() requestId: string,
+    @Conditional() reply: ConditionalReply,
+  ) {
+    return reply.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -44,20 +46,21 @@ export class CatalogController {
     @Param('imdb_id', ImdbIdPipe) imdbId: string,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @RequestId() requestId: string,
+    @Conditional() reply: ConditionalReply,
   ) {
-    return VersionedBody.of(await this.catalog.getByImdbId(imdbId), (title) =>
-      itemEnvelope(title, requestId),
-    );
+    return reply.of(await this.catalog.getByImdbId(imdbId), (title) => itemEnvelope(title, requestId));
   }
 
   @Get('movies')
   @ApiOperation({ summary: 'Titles of type movie or tv_movie, ordered by votes, then id' })
   @ApiQuery({ type: PageQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true })
-  async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return VersionedBody.of(await this.catalog.list('movies', query), (page) =>
-      pageEnvelope(page, requestId),
-    );
+  async movies(
+    @ValidatedQuery(PageQueryDto) query: PageQueryDto,
+    @RequestId() requestId: string,
+    @Conditional() reply: ConditionalReply,
+  ) {
+    return reply.of(await this.catalog.list('movies', query), (page) => pageEnvelope(page, requestId));
   }
 
   @Get('series')
@@ -66,9 +69,11 @@ export class CatalogController {
   })
   @ApiQuery({ type: PageQueryDto })
   @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true })
-  async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @RequestId() requestId: string) {
-    return VersionedBody.of(await this.catalog.list('series', query), (page) =>
-      pageEnvelope(page, requestId),
-    );
+  async series(
+    @ValidatedQuery(PageQueryDto) query: PageQueryDto,
+    @RequestId() requestId: string,
+    @Conditional() reply: ConditionalReply,
+  ) {
+    return reply.of(await this.catalog.list('series', query), (page) => pageEnvelope(page, requestId));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { type Page, pageOffset } from '../common/envelope';
-import type { Versioned } from '../common/conditional/versioned-body';
+import type { Versioned } from '../common/conditional/versioned';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';

@@ -59,7 +59,7 @@ function responseHeaders(access: RouteAccess, status: number, codes: readonly Er
 
 /**
  * The 200 answer of a route: its envelope class and headers. A `conditional` route (see
- * ConditionalGetInterceptor) also sends an ETag, reads If-None-Match and may answer 304 with no body.
+ * ConditionalReply) also sends an ETag, reads If-None-Match and may answer 304 with no body.
  */
 export function ApiOkEnvelope(
   type: Type<unknown>,
