@@ -1,10 +1,15 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { responseErrorCause } from '../common/errors/response-error-code';
 import { errorCodeLabel } from './error-code-label';
 import { HttpMetrics, UNMATCHED_ROUTE } from './http-metrics';
 import { routeTemplate } from './route-template';
+import { isQueryCanceled } from './statement-timeout';
 
-/** Observes every request once its response has been sent (requests aborted earlier are not counted). */
+/**
+ * Observes every request once its response has been sent (requests aborted earlier are not counted),
+ * and counts the 500s the exception filter made from a cancelled statement.
+ */
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
   constructor(private readonly metrics: HttpMetrics) {}
@@ -24,6 +29,8 @@ export class HttpMetricsMiddleware implements NestMiddleware {
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
         errorCode: res.statusCode >= 400 ? errorCodeLabel(res, matched) : undefined,
       });
+      if (res.statusCode >= 500 && isQueryCanceled(responseErrorCause(res)))
+        this.metrics.statementTimedOut(route);
     });
     next();
   }

@@ -5,7 +5,6 @@ import {
   type NestModule,
   Optional,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
 import type { AppConfig } from '../config/app-config';
@@ -14,7 +13,6 @@ import { DatabasePoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
-import { StatementTimeoutInterceptor } from './statement-timeout.interceptor';
 
 /**
  * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
@@ -43,7 +41,6 @@ export class MetricsModule implements NestModule {
         DatabasePoolMetrics,
         CatalogMetrics,
         MetricsServer,
-        { provide: APP_INTERCEPTOR, useClass: StatementTimeoutInterceptor },
       ],
     };
   }

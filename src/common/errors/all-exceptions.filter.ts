@@ -27,6 +27,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (error.code === 'INTERNAL_ERROR') {
       this.logger.error({ err: exception, requestId }, 'Request failed');
     }
+    recordResponseErrorCode(res, error.code, exception);
     if (res.headersSent) {
       res.end();
       return;
@@ -35,7 +36,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
     }
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    recordResponseErrorCode(res, error.code);
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));
   }
 

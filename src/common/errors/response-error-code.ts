@@ -1,14 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from './error-catalogue';
 
-const codes = new WeakMap<ServerResponse, ErrorCode>();
+interface RecordedError {
+  code: ErrorCode;
+  cause: unknown;
+}
 
-/** Remembers which error code a response carries (the exception filter knows it; metrics read it). */
-export function recordResponseErrorCode(res: ServerResponse, code: ErrorCode): void {
-  codes.set(res, code);
+const recorded = new WeakMap<ServerResponse, RecordedError>();
+
+/**
+ * Remembers which error code a response carries and the exception it was made from (the exception
+ * filter knows both; metrics read them once the response is sent).
+ */
+export function recordResponseErrorCode(res: ServerResponse, code: ErrorCode, cause?: unknown): void {
+  recorded.set(res, { code, cause });
 }
 
 /** The error code recorded for `res`, if any. */
 export function responseErrorCode(res: ServerResponse): ErrorCode | undefined {
-  return codes.get(res);
+  return recorded.get(res)?.code;
+}
+
+/** The exception an error response was made from, if the filter recorded one. */
+export function responseErrorCause(res: ServerResponse): unknown {
+  return recorded.get(res)?.cause;
 }
