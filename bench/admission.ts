@@ -40,6 +40,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     'base-port': { type: 'string', default: '4201' },
+    // A comma-separated subset of the scenarios below, to iterate on one comparison (e.g. bare,health).
+    scenarios: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -146,14 +148,19 @@ function invalidKey(i: number): string {
     : `mov_live_${randomBytes(32).toString('base64url')}`;
 }
 
-/** The comparisons the goals name, also reported by CPU time per request. */
-const CPU_PAIRS: Record<string, [string, string]> = {
+/** The comparisons reported, each `a` over `b` (throughput), in every round and as medians. */
+const PAIRS: Record<string, [string, string]> = {
   fullVsOverridden: ['full', 'overridden'],
   fullVsBare: ['full', 'bare'],
   healthVsBare: ['health', 'bare'],
+  fullSpreadVsOverriddenSpread: ['full-spread', 'overridden-spread'],
   fullSpreadVsBare: ['full-spread', 'bare'],
+  fullWideVsBare: ['full-wide', 'bare'],
   notModifiedVsOk: ['304', 'full'],
+  notModifiedSpreadVsOk: ['304-spread', 'full-spread'],
 };
+/** The ones the goals name, also reported by CPU time per request. */
+const CPU_PAIRS = ['fullVsOverridden', 'fullVsBare', 'healthVsBare', 'fullSpreadVsBare', 'notModifiedVsOk'];
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
@@ -222,8 +229,12 @@ async function main(): Promise<void> {
       { name: 'full-wide', server: full, path: lookup, setup: cycling(WIDE_IDS) },
       { name: 'flood', server: full, path: lookup, invalid: true },
     ];
+    const chosen = values.scenarios?.split(',') ?? scenarios.map((scenario) => scenario.name);
+    const unknown = chosen.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+    if (unknown.length > 0) throw new Error(`Unknown scenarios: ${unknown.join(', ')}`);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const { name, server, path, invalid, ifNoneMatch, setup: cycle, prime } of scenarios) {
+        if (!chosen.includes(name)) continue;
         const headers: Record<string, string> = server.key ? { authorization: `Bearer ${server.key}` } : {};
         if (ifNoneMatch) headers['if-none-match'] = ifNoneMatch;
         const setup = invalid
@@ -283,26 +294,29 @@ async function main(): Promise<void> {
     }
   }
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  /** The pairs whose two scenarios both ran (`--scenarios` may leave some out). */
+  const pairs = Object.entries(PAIRS).filter(([, [a, b]]) => a in summary && b in summary);
+  const cpuPairs = pairs.filter(([name]) => CPU_PAIRS.includes(name));
+  const eachRound = (value: (scenario: string, round: number) => number) =>
+    Array.from({ length: ROUNDS }, (_, i) => i + 1).map((round) => (name: string) => value(name, round));
+  const rounds = {
+    rps: eachRound(
+      (name, round) => runs.find((run) => run.scenario === name && run.round === round)!.requestsPerSecond,
+    ),
+    cpu: eachRound(
+      (name, round) => runs.find((run) => run.scenario === name && run.round === round)!.cpuMicrosPerRequest,
+    ),
+  };
   /** Ratios within each round (runs minutes apart on a shared machine compare poorly). */
-  const perRound = (a: string, b: string) =>
-    Array.from({ length: ROUNDS }, (_, i) => {
-      const rps = (name: string) =>
-        runs.find((run) => run.scenario === name && run.round === i + 1)!.requestsPerSecond;
-      return ratio(rps(a), rps(b));
-    });
-  const perRoundMedians = (pairs: Record<string, [string, string]>) =>
-    Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, median(perRound(a, b))]));
+  const perRound = ([a, b]: [string, string]) => rounds.rps.map((rps) => ratio(rps(a), rps(b)));
   /**
    * The same comparisons by the servers' CPU time per request (b's over a's, so above 1 means a
    * is cheaper, as with throughput): each server is CPU-bound, and CPU time does not count what the
    * host's other tenants take, which moves throughput by ±20% between runs here.
    */
-  const cpuPerRound = (a: string, b: string) =>
-    Array.from({ length: ROUNDS }, (_, i) => {
-      const cpu = (name: string) =>
-        runs.find((run) => run.scenario === name && run.round === i + 1)!.cpuMicrosPerRequest;
-      return ratio(cpu(b), cpu(a));
-    });
+  const cpuPerRound = ([a, b]: [string, string]) => rounds.cpu.map((cpu) => ratio(cpu(b), cpu(a)));
+  const spread = (name: string, key: string) =>
+    name in summary ? { [key]: ratio(summary[name].p99, summary[name].p50) } : {};
   const report = {
     command: `npm run bench${COMPILED ? '' : ':ts-node'} -- ${process.argv.slice(2).join(' ')}`.trim(),
     date: new Date().toISOString(),
@@ -313,6 +327,7 @@ async function main(): Promise<void> {
       warmup: WARMUP,
       connections: CONNECTIONS,
       servers: COMPILED ? 'compiled JavaScript' : 'ts-node',
+      scenarios: Object.keys(summary),
       titles,
       imdbId,
       spreadIds: SPREAD_IDS,
@@ -320,51 +335,25 @@ async function main(): Promise<void> {
       titleCacheEntries: TITLE_CACHE_ENTRIES,
     },
     summary,
+    /** Ratios of the medians over the rounds, and each server's p99 over its p50. */
     ratios: {
-      fullVsOverridden: ratio(summary.full.requestsPerSecond, summary.overridden.requestsPerSecond),
-      fullVsBare: ratio(summary.full.requestsPerSecond, summary.bare.requestsPerSecond),
-      healthVsBare: ratio(summary.health.requestsPerSecond, summary.bare.requestsPerSecond),
-      fullP99VsP50: ratio(summary.full.p99, summary.full.p50),
-      fullSpreadVsOverriddenSpread: ratio(
-        summary['full-spread'].requestsPerSecond,
-        summary['overridden-spread'].requestsPerSecond,
+      ...Object.fromEntries(
+        pairs.map(([name, [a, b]]) => [
+          name,
+          ratio(summary[a].requestsPerSecond, summary[b].requestsPerSecond),
+        ]),
       ),
-      fullSpreadVsBare: ratio(summary['full-spread'].requestsPerSecond, summary.bare.requestsPerSecond),
-      fullSpreadP99VsP50: ratio(summary['full-spread'].p99, summary['full-spread'].p50),
-      fullWideVsBare: ratio(summary['full-wide'].requestsPerSecond, summary.bare.requestsPerSecond),
-      notModifiedVsOk: ratio(summary['304'].requestsPerSecond, summary.full.requestsPerSecond),
-      notModifiedSpreadVsOk: ratio(
-        summary['304-spread'].requestsPerSecond,
-        summary['full-spread'].requestsPerSecond,
-      ),
+      ...spread('full', 'fullP99VsP50'),
+      ...spread('full-spread', 'fullSpreadP99VsP50'),
     },
     /** The median of the per-round ratios: the figure to quote on a shared machine. */
-    ratiosMedianOfRounds: perRoundMedians({
-      fullVsOverridden: ['full', 'overridden'],
-      fullVsBare: ['full', 'bare'],
-      healthVsBare: ['health', 'bare'],
-      fullSpreadVsOverriddenSpread: ['full-spread', 'overridden-spread'],
-      fullSpreadVsBare: ['full-spread', 'bare'],
-      fullWideVsBare: ['full-wide', 'bare'],
-      notModifiedVsOk: ['304', 'full'],
-      notModifiedSpreadVsOk: ['304-spread', 'full-spread'],
-    }),
+    ratiosMedianOfRounds: Object.fromEntries(pairs.map(([name, pair]) => [name, median(perRound(pair))])),
     /** By CPU time per request (see `cpuPerRound`): median of rounds, then each round. */
     cpuRatiosMedianOfRounds: Object.fromEntries(
-      Object.entries(CPU_PAIRS).map(([name, [a, b]]) => [name, median(cpuPerRound(a, b))]),
+      cpuPairs.map(([name, pair]) => [name, median(cpuPerRound(pair))]),
     ),
-    cpuRatiosPerRound: Object.fromEntries(
-      Object.entries(CPU_PAIRS).map(([name, [a, b]]) => [name, cpuPerRound(a, b)]),
-    ),
-    ratiosPerRound: {
-      fullVsOverridden: perRound('full', 'overridden'),
-      fullVsBare: perRound('full', 'bare'),
-      healthVsBare: perRound('health', 'bare'),
-      fullSpreadVsOverriddenSpread: perRound('full-spread', 'overridden-spread'),
-      fullSpreadVsBare: perRound('full-spread', 'bare'),
-      notModifiedVsOk: perRound('304', 'full'),
-      notModifiedSpreadVsOk: perRound('304-spread', 'full-spread'),
-    },
+    cpuRatiosPerRound: Object.fromEntries(cpuPairs.map(([name, pair]) => [name, cpuPerRound(pair)])),
+    ratiosPerRound: Object.fromEntries(pairs.map(([name, pair]) => [name, perRound(pair)])),
     rssMb: {
       start: Math.round(rss[0] / 1e6),
       end: Math.round(rss[rss.length - 1] / 1e6),
