@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { PUBLIC_ROUTE } from '../common/routing/public-route.decorator';
+import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { ApiKeyDirectory } from './api-key-directory';
 import { attachAuthenticatedKey } from './authenticated-request';
 
@@ -19,9 +19,7 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) {
-      return true;
-    }
+    if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<Request>();
     attachAuthenticatedKey(req, this.directory.authenticate(req.headers.authorization));
     // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.

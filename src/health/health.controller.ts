@@ -26,6 +26,8 @@ export interface HealthRecord {
 @Controller('health')
 @ApiTags('health')
 export class HealthController {
+  private lastRecord: { state: CatalogState; record: HealthRecord } | undefined;
+
   constructor(
     private readonly catalogIndicator: CatalogHealthIndicator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,20 +51,23 @@ export class HealthController {
     let state: CatalogState | undefined;
     const result = await this.catalogIndicator.check('catalog', (current) => (state = current));
     if (result.catalog.status !== 'up' || !state) throw new ApiError('INTERNAL_ERROR');
-    return {
-      data: [
-        {
-          status: 'ok',
-          environment: this.config.environment,
-          catalog: {
-            catalog_version: state.catalogVersion,
-            title_count: state.titleCount,
-            ingested_at: state.ingestedAt ? state.ingestedAt.toISOString() : null,
-            enrichment_complete: state.enrichmentComplete,
-          },
-        },
-      ],
-      meta: { request_id: requestId },
+    return { data: [this.recordOf(state)], meta: { request_id: requestId } };
+  }
+
+  /** Probes that share a check reading share its record too: it is built once per reading. */
+  private recordOf(state: CatalogState): HealthRecord {
+    if (this.lastRecord?.state === state) return this.lastRecord.record;
+    const record: HealthRecord = {
+      status: 'ok',
+      environment: this.config.environment,
+      catalog: {
+        catalog_version: state.catalogVersion,
+        title_count: state.titleCount,
+        ingested_at: state.ingestedAt ? state.ingestedAt.toISOString() : null,
+        enrichment_complete: state.enrichmentComplete,
+      },
     };
+    this.lastRecord = { state, record };
+    return record;
   }
 }

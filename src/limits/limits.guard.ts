@@ -11,7 +11,7 @@ import {
 import type { Response } from 'express';
 import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
 import { ApiError } from '../common/errors/api-error';
-import { PUBLIC_ROUTE } from '../common/routing/public-route.decorator';
+import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { AllowanceStorage } from './allowance.storage';
 import {
   LIMIT_NAMES,
@@ -51,10 +51,7 @@ export class LimitsGuard extends ThrottlerGuard {
   }
 
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return (
-      this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]) ===
-      true
-    );
+    return isPublicRoute(this.reflector, context);
   }
 
   protected override async throwThrottlingException(

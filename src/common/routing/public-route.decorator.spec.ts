@@ -1,0 +1,42 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { Public, isPublicRoute } from './public-route.decorator';
+
+@Public()
+class HealthLikeController {
+  check(): void {}
+}
+
+class MixedController {
+  @Public()
+  open(): void {}
+
+  closed(): void {}
+}
+
+const contextFor = (controller: new () => object, handler: string) =>
+  ({
+    getClass: () => controller,
+    getHandler: () => (controller.prototype as Record<string, () => void>)[handler],
+  }) as unknown as ExecutionContext;
+
+describe('isPublicRoute', () => {
+  it('is true for a public controller or handler and false otherwise', () => {
+    const reflector = new Reflector();
+    expect(isPublicRoute(reflector, contextFor(HealthLikeController, 'check'))).toBe(true);
+    expect(isPublicRoute(reflector, contextFor(MixedController, 'open'))).toBe(true);
+    expect(isPublicRoute(reflector, contextFor(MixedController, 'closed'))).toBe(false);
+  });
+
+  it('reads each handler metadata once', () => {
+    const reflector = new Reflector();
+    const read = jest.spyOn(reflector, 'getAllAndOverride');
+    class OnceController {
+      @Public()
+      only(): void {}
+    }
+    for (let i = 0; i < 3; i++)
+      expect(isPublicRoute(reflector, contextFor(OnceController, 'only'))).toBe(true);
+    expect(read).toHaveBeenCalledTimes(1);
+  });
+});
