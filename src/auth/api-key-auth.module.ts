@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { RouteMetadataModule } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyGuard } from './api-key.guard';
 import { AuthModule } from './auth.module';
 
 /** Request authentication for the HTTP server (not the CLI): the in-memory directory and its guard. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, RouteMetadataModule],
   providers: [ApiKeyDirectory, ApiKeyGuard],
   exports: [ApiKeyDirectory, ApiKeyGuard],
 })

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
+import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { attachAuthenticatedKey } from './authenticated-request';
 
@@ -15,7 +15,7 @@ const PRIVATE_ANSWER_HEADERS = {
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly directory: ApiKeyDirectory,
-    private readonly reflector: Reflector,
+    private readonly reflector: RouteMetadata,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {

@@ -1,5 +1,4 @@
 import { type ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -12,6 +11,7 @@ import type { Response } from 'express';
 import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
+import { RouteMetadata } from '../common/routing/route-metadata';
 import { AllowanceStorage } from './allowance.storage';
 import {
   LIMIT_NAMES,
@@ -34,7 +34,7 @@ export class LimitsGuard extends ThrottlerGuard {
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
-    reflector: Reflector,
+    reflector: RouteMetadata,
     private readonly allowances: AllowanceStorage,
   ) {
     super(options, storage, reflector);

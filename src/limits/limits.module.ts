@@ -1,5 +1,6 @@
 import { type ExecutionContext, Module } from '@nestjs/common';
 import { type ThrottlerModuleOptions, ThrottlerModule } from '@nestjs/throttler';
+import { RouteMetadataModule } from '../common/routing/route-metadata';
 import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -62,6 +63,7 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
 @Module({
   imports: [
     AllowanceModule,
+    RouteMetadataModule,
     ThrottlerModule.forRootAsync({
       imports: [AllowanceModule],
       inject: [AllowanceStorage],

@@ -1,0 +1,42 @@
+import { Injectable, Module, type Type } from '@nestjs/common';
+import { type ReflectableDecorator, Reflector } from '@nestjs/core';
+
+type Target = Type<unknown> | ((...args: never[]) => unknown);
+
+/**
+ * Nest's Reflector, keeping each `getAllAndOverride` answer for a route handler (a fixed set).
+ * Route metadata is written by decorators when the classes are defined and never changes after,
+ * while the global guards ask for it on every request: the throttler guard alone reads five keys
+ * per named throttler, and reflect-metadata walks the prototype chain for each (about a tenth of a
+ * lookup's CPU on Node 24). Every other Reflector method answers as Nest's does.
+ */
+@Injectable()
+export class RouteMetadata extends Reflector {
+  /** Per handler, the controller it was first asked with and the answers by metadata key. */
+  private readonly answers = new Map<object, { controller: object; byKey: Map<unknown, unknown> }>();
+
+  override getAllAndOverride<TParam = unknown, TTransformed = TParam>(
+    decorator: ReflectableDecorator<TParam, TTransformed>,
+    targets: Target[],
+  ): TTransformed;
+  override getAllAndOverride<TResult = unknown, TKey = unknown>(
+    metadataKey: TKey,
+    targets: Target[],
+  ): TResult;
+  override getAllAndOverride(metadataKey: unknown, targets: Target[]): unknown {
+    if (targets.length !== 2) return super.getAllAndOverride(metadataKey, targets);
+    const [handler, controller] = targets;
+    let entry = this.answers.get(handler);
+    if (!entry) this.answers.set(handler, (entry = { controller, byKey: new Map() }));
+    // A handler inherited by a second controller may answer differently there: asked each time.
+    else if (entry.controller !== controller) return super.getAllAndOverride(metadataKey, targets);
+    if (entry.byKey.has(metadataKey)) return entry.byKey.get(metadataKey);
+    const answer: unknown = super.getAllAndOverride(metadataKey, targets);
+    entry.byKey.set(metadataKey, answer);
+    return answer;
+  }
+}
+
+/** Provides the one RouteMetadata the global guards share. */
+@Module({ providers: [RouteMetadata], exports: [RouteMetadata] })
+export class RouteMetadataModule {}
