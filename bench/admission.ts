@@ -297,24 +297,21 @@ async function main(): Promise<void> {
   /** The pairs whose two scenarios both ran (`--scenarios` may leave some out). */
   const pairs = Object.entries(PAIRS).filter(([, [a, b]]) => a in summary && b in summary);
   const cpuPairs = pairs.filter(([name]) => CPU_PAIRS.includes(name));
-  const eachRound = (value: (scenario: string, round: number) => number) =>
-    Array.from({ length: ROUNDS }, (_, i) => i + 1).map((round) => (name: string) => value(name, round));
-  const rounds = {
-    rps: eachRound(
-      (name, round) => runs.find((run) => run.scenario === name && run.round === round)!.requestsPerSecond,
-    ),
-    cpu: eachRound(
-      (name, round) => runs.find((run) => run.scenario === name && run.round === round)!.cpuMicrosPerRequest,
-    ),
-  };
+  const roundNumbers = Array.from({ length: ROUNDS }, (_, i) => i + 1);
+  const runOf = (name: string, round: number) =>
+    runs.find((run) => run.scenario === name && run.round === round)!;
   /** Ratios within each round (runs minutes apart on a shared machine compare poorly). */
-  const perRound = ([a, b]: [string, string]) => rounds.rps.map((rps) => ratio(rps(a), rps(b)));
+  const perRound = ([a, b]: [string, string]) =>
+    roundNumbers.map((round) => ratio(runOf(a, round).requestsPerSecond, runOf(b, round).requestsPerSecond));
   /**
    * The same comparisons by the servers' CPU time per request (b's over a's, so above 1 means a
    * is cheaper, as with throughput): each server is CPU-bound, and CPU time does not count what the
    * host's other tenants take, which moves throughput by ±20% between runs here.
    */
-  const cpuPerRound = ([a, b]: [string, string]) => rounds.cpu.map((cpu) => ratio(cpu(b), cpu(a)));
+  const cpuPerRound = ([a, b]: [string, string]) =>
+    roundNumbers.map((round) =>
+      ratio(runOf(b, round).cpuMicrosPerRequest, runOf(a, round).cpuMicrosPerRequest),
+    );
   const spread = (name: string, key: string) =>
     name in summary ? { [key]: ratio(summary[name].p99, summary[name].p50) } : {};
   const report = {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { recordResponseErrorCode } from '../common/errors/response-error-code';
+import { recordResponseError } from '../common/errors/response-error-code';
 import { errorCodeLabel } from './error-code-label';
 
 const response = (statusCode: number) => ({ statusCode }) as ServerResponse;
@@ -7,7 +7,7 @@ const response = (statusCode: number) => ({ statusCode }) as ServerResponse;
 describe('errorCodeLabel', () => {
   it('prefers the code the exception filter recorded', () => {
     const res = response(401);
-    recordResponseErrorCode(res, 'INVALID_API_KEY');
+    recordResponseError(res, 'INVALID_API_KEY');
     expect(errorCodeLabel(res, true)).toBe('INVALID_API_KEY');
   });
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { Registry } from 'prom-client';
-import { recordResponseErrorCode } from '../common/errors/response-error-code';
+import { recordResponseError } from '../common/errors/response-error-code';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 
@@ -21,7 +21,7 @@ describe('HttpMetricsMiddleware', () => {
     req.route = { path: '/v1/search' };
     res.statusCode = status;
     if (status >= 400)
-      recordResponseErrorCode(res, status === 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR', cause);
+      recordResponseError(res, status === 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR', cause);
     res.emit('finish');
     return registry.metrics();
   }

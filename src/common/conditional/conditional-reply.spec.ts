@@ -5,7 +5,6 @@ import { Conditional, type ConditionalReply, entityTag } from './conditional-rep
 
 let version: string | null = 'v1';
 let handled = 0;
-
 let enveloped = 0;
 
 @Controller()

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { assignRequestId } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
-import { recordResponseErrorCode } from './response-error-code';
+import { recordResponseError } from './response-error-code';
 import { errorEnvelope } from './error-envelope';
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'];
@@ -27,7 +27,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (error.code === 'INTERNAL_ERROR') {
       this.logger.error({ err: exception, requestId }, 'Request failed');
     }
-    recordResponseErrorCode(res, error.code, exception);
+    recordResponseError(res, error.code, exception);
     if (res.headersSent) {
       res.end();
       return;

@@ -12,7 +12,7 @@ const recorded = new WeakMap<ServerResponse, RecordedError>();
  * Remembers which error code a response carries and the exception it was made from (the exception
  * filter knows both; metrics read them once the response is sent).
  */
-export function recordResponseErrorCode(res: ServerResponse, code: ErrorCode, cause?: unknown): void {
+export function recordResponseError(res: ServerResponse, code: ErrorCode, cause?: unknown): void {
   recorded.set(res, { code, cause });
 }
 
