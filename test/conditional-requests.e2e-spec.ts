@@ -110,6 +110,35 @@ describe('conditional requests', () => {
     await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'etag-1' });
   });
 
+  it('answers a repeated list page and title from the catalog loaded since they were last asked', async () => {
+    const paths = ['/v1/movies?limit=20', '/v1/titles/tt0111161'];
+    const shawshank = (res: request.Response) =>
+      res.body.data.find((title: { imdb_id: string }) => title.imdb_id === 'tt0111161')?.title;
+    const asked = async () => Promise.all(paths.map((path) => t.get(path).expect(200)));
+    // Kept on the second ask, served from the caches on the third.
+    await asked();
+    await asked();
+    const before = await asked();
+    const changed = FIXTURE_TITLES.map((title) =>
+      title.imdbId === 'tt0111161' ? { ...title, title: 'The Shawshank Redemption (Director’s Cut)' } : title,
+    );
+    await t.writer.replaceCatalog({ titles: changed }, { catalogVersion: 'etag-4' });
+    const after = await asked();
+    for (const [i, res] of after.entries()) {
+      expect(shawshank(before[i])).toBe('The Shawshank Redemption');
+      expect(shawshank(res)).toBe('The Shawshank Redemption (Director’s Cut)');
+      expect(res.headers.etag).not.toBe(before[i].headers.etag);
+    }
+    // The new catalog's answers, once kept, are served byte for byte as read.
+    await asked();
+    const cached = await asked();
+    expect(cached.map((res) => res.body.data)).toEqual(after.map((res) => res.body.data));
+    expect(cached.map((res) => res.headers['content-length'])).toEqual(
+      after.map((res) => res.headers['content-length']),
+    );
+    await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'etag-1' });
+  });
+
   it('HEAD is GET without a body, with the same tag and 304', async () => {
     for (const path of CONDITIONAL) {
       const get = await t.get(path).expect(200);

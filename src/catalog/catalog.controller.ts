@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
-import { itemEnvelope, pageEnvelope } from '../common/envelope';
+import { itemEnvelopeJson, pageEnvelopeJson } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
 import { CatalogService } from './catalog.service';
@@ -30,7 +30,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.of(await this.catalog.search(query), (page) => pageEnvelope(page, requestId));
+    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeJson(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -48,7 +48,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.of(await this.catalog.getByImdbId(imdbId), (title) => itemEnvelope(title, requestId));
+    return reply.json(await this.catalog.getByImdbId(imdbId), (title) => itemEnvelopeJson(title, requestId));
   }
 
   @Get('movies')
@@ -60,7 +60,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.of(await this.catalog.list('movies', query), (page) => pageEnvelope(page, requestId));
+    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeJson(page, requestId));
   }
 
   @Get('series')
@@ -74,6 +74,6 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.of(await this.catalog.list('series', query), (page) => pageEnvelope(page, requestId));
+    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeJson(page, requestId));
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogController } from './catalog.controller';
+import { CatalogCaches } from './catalog-caches';
 import { CatalogService } from './catalog.service';
 import { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogStateRepository } from './catalog-state.repository';
@@ -12,6 +13,7 @@ import { TitleRepository } from './title.repository';
   controllers: [CatalogController],
   providers: [
     CatalogService,
+    CatalogCaches,
     TitleRepository,
     TitleSearchRepository,
     SearchAdmission,
@@ -19,6 +21,6 @@ import { TitleRepository } from './title.repository';
     CatalogStateProvider,
     CatalogWriter,
   ],
-  exports: [CatalogStateRepository, CatalogStateProvider, CatalogWriter],
+  exports: [CatalogCaches, CatalogStateRepository, CatalogStateProvider, CatalogWriter],
 })
 export class CatalogModule {}

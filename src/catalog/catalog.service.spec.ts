@@ -1,3 +1,6 @@
+import type { Versioned } from '../common/conditional/versioned';
+import type { PageJson } from '../common/envelope';
+import { CatalogCaches } from './catalog-caches';
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
 import type { SearchAdmission } from './search/search-admission';
@@ -8,11 +11,26 @@ import type { TitleRepository } from './title.repository';
 const row = (imdbId: string, title: string) =>
   ({ id: 1, imdb_id: imdbId, type: 'movie', title, rating_average: 0, rating_votes: 0 }) as TitleRow;
 
+/** A title answer with its JSON text parsed. */
+const title = async (answer: Promise<Versioned<string>>) => {
+  const { version, value } = await answer;
+  return { version, value: JSON.parse(value) as Record<string, unknown> };
+};
+
+/** A page answer with its items' JSON text parsed. */
+const page = async (answer: Promise<Versioned<PageJson>>) => {
+  const { version, value } = await answer;
+  const { itemsJson, ...rest } = value;
+  return { version, value: { ...rest, items: JSON.parse(itemsJson) as Array<Record<string, unknown>> } };
+};
+
 describe('CatalogService title lookups', () => {
   let live: { version: string; titles: Map<string, string> };
   let titleQueries: number;
   let stateReads: number;
   let searchQueries: number;
+  let listQueries: number;
+  let caches: CatalogCaches;
   let service: CatalogService;
 
   beforeEach(() => {
@@ -20,7 +38,17 @@ describe('CatalogService title lookups', () => {
     titleQueries = 0;
     stateReads = 0;
     searchQueries = 0;
+    listQueries = 0;
     const titles = {
+      listFamily: async (_family: string, slice: { limit: number; offset: number }) => {
+        listQueries++;
+        const rows = [...live.titles].map(([imdbId, name]) => row(imdbId, name));
+        return {
+          version: live.version,
+          rows: rows.slice(slice.offset, slice.offset + slice.limit),
+          total: rows.length,
+        };
+      },
       findByImdbId: async (imdbId: string) => {
         titleQueries++;
         const title = live.titles.get(imdbId);
@@ -41,16 +69,21 @@ describe('CatalogService title lookups', () => {
         return { rows: matches.map(([imdbId, title]) => row(imdbId, title)), total: matches.length };
       },
     } as unknown as TitleSearchRepository;
-    service = new CatalogService(titles, search, state, {
-      admit: () => undefined,
-    } as unknown as SearchAdmission);
+    caches = new CatalogCaches({ cacheBudgetBytes: 1024 * 1024 });
+    service = new CatalogService(
+      titles,
+      search,
+      state,
+      { admit: () => undefined } as unknown as SearchAdmission,
+      caches,
+    );
   });
 
   it('keeps a title read twice, then serves it while the state read names the same version', async () => {
-    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
-    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({ version: 'v1', value: { title: 'One' } });
     expect([titleQueries, stateReads]).toEqual([2, 0]);
-    expect(await service.getByImdbId('tt1')).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({ version: 'v1', value: { title: 'One' } });
     expect([titleQueries, stateReads]).toEqual([2, 1]);
   });
 
@@ -64,7 +97,7 @@ describe('CatalogService title lookups', () => {
     await service.getByImdbId('tt1');
     await service.getByImdbId('tt1');
     live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
-    expect(await service.getByImdbId('tt1')).toMatchObject({
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({
       version: 'v2',
       value: { title: 'One, remastered' },
     });
@@ -79,7 +112,10 @@ describe('CatalogService title lookups', () => {
 
     it('keeps an answer on its first ask and serves the same tokens, filters and page from it', async () => {
       const first = await ask('one');
-      expect(first).toMatchObject({ version: 'v1', value: { total: 1, items: [{ title: 'One' }] } });
+      expect(await page(Promise.resolve(first))).toMatchObject({
+        version: 'v1',
+        value: { total: 1, page: 1, perPage: 20, items: [{ title: 'One' }] },
+      });
       expect(await ask('  ONE!')).toEqual(first);
       expect(searchQueries).toBe(1);
       await ask('one', 2);
@@ -89,11 +125,61 @@ describe('CatalogService title lookups', () => {
     it('asks the database again once the live version has changed', async () => {
       await ask('one');
       live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
-      expect(await ask('one')).toMatchObject({
+      expect(await page(ask('one'))).toMatchObject({
         version: 'v2',
         value: { items: [{ title: 'One, remastered' }] },
       });
       expect(searchQueries).toBe(2);
+    });
+  });
+
+  describe('list pages', () => {
+    beforeEach(() => {
+      live.titles = new Map([
+        ['tt1', 'One'],
+        ['tt2', 'Two'],
+        ['tt3', 'Three'],
+      ]);
+    });
+    const list = (pageNumber: number, limit = 2) => service.list('movies', { page: pageNumber, limit });
+
+    it('keeps a page on its second ask, then serves it with the page and limit asked', async () => {
+      await list(1);
+      const second = await list(1);
+      expect(listQueries).toBe(2);
+      expect(await list(1)).toEqual(second);
+      expect(listQueries).toBe(2);
+      expect(await page(Promise.resolve(second))).toEqual({
+        version: 'v1',
+        value: {
+          page: 1,
+          perPage: 2,
+          total: 3,
+          items: [{ title: 'One' }, { title: 'Two' }].map(expect.objectContaining),
+        },
+      });
+      expect((await page(list(2))).value.items.map((item) => item.imdb_id)).toEqual(['tt3']);
+    });
+
+    it("writes a title the title cache holds for the page's version with the title cache's text", async () => {
+      const marker = '{"cached":"tt2"}';
+      caches.titles.store('v1', 'tt2', marker);
+      caches.titles.store('v1', 'tt2', marker);
+      expect(JSON.parse((await list(1)).value.itemsJson)).toEqual([
+        expect.objectContaining({ imdb_id: 'tt1', title: 'One' }),
+        { cached: 'tt2' },
+      ]);
+    });
+
+    it('reads again once the live version has changed', async () => {
+      await list(1);
+      await list(1);
+      live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
+      expect(await page(list(1))).toMatchObject({
+        version: 'v2',
+        value: { total: 1, items: [{ title: 'One, remastered' }] },
+      });
+      expect(listQueries).toBe(3);
     });
   });
 });

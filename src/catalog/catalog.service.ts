@@ -1,31 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type Page, pageOffset } from '../common/envelope';
+import { type PageJson, jsonArray, pageOffset } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
+import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
 import { searchQuery } from './search/search-text';
-import type { Title } from './title';
-import { VersionedTitleCache } from './title-cache';
-import { type Cached, VersionedCache } from './versioned-cache';
+import type { Cached, VersionedCache } from './versioned-cache';
 import { SearchAdmission } from './search/search-admission';
-import { SEARCH_CACHE_ENTRIES, searchCacheKey } from './search/search-cache-key';
-import { type TitleRow, serializeTitle } from './title.serializer';
+import { searchCacheKey } from './search/search-cache-key';
+import { type TitleRow, serializeTitleJson } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
-/** The catalog's answers, each with the catalog version its data was read from (for the ETag). */
+/**
+ * The catalog's answers as JSON text, each with the catalog version its data was read from (for the
+ * ETag). Titles, search pages and list pages are kept per catalog version (`CatalogCaches`); a title
+ * is serialized once per version and its text reused by every answer that holds it.
+ */
 @Injectable()
 export class CatalogService {
-  private readonly titleCache = new VersionedTitleCache();
-  private readonly searches = new VersionedCache<Page<Title>>(SEARCH_CACHE_ENTRIES);
-
   constructor(
     private readonly titles: TitleRepository,
     private readonly titleSearch: TitleSearchRepository,
     private readonly state: CatalogStateProvider,
     private readonly admission: SearchAdmission,
+    private readonly caches: CatalogCaches,
   ) {}
 
   /**
@@ -33,12 +34,12 @@ export class CatalogService {
    * data is that version's or, when an ingest commits meanwhile, newer), kept only when no newer
    * reading has arrived by the end.
    */
-  async search(query: SearchQueryDto): Promise<Versioned<Page<Title>>> {
+  async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
     await this.admission.admit();
     const text = searchQuery(query.q);
     const key = searchCacheKey(text.key, query);
-    const hit = await this.cached(this.searches, key);
-    if (hit) return hit;
+    const hit = await this.cached(this.caches.searches, key);
+    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
     const before = (await this.state.fresh()).state.catalogVersion;
     const result = await this.titleSearch.search(
       text,
@@ -47,26 +48,31 @@ export class CatalogService {
     );
     const after = this.state.last()?.state.catalogVersion;
     const version = before === after ? before : null;
-    const page = this.toPage(result, query);
-    this.searches.store(version, key, page);
-    return { version, value: page };
+    return { version, value: this.page(this.caches.searches, version, key, result, query) };
   }
 
-  async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<Page<Title>>> {
+  /** A list page from the list cache, or one statement reading the page and its version together. */
+  async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<PageJson>> {
+    const key = listCacheKey(family, query.page, query.limit);
+    const hit = await this.cached(this.caches.lists, key);
+    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
     const result = await this.titles.listFamily(family, {
       limit: query.limit,
       offset: pageOffset(query.page, query.limit),
     });
-    return { version: result.version, value: this.toPage(result, query) };
+    return {
+      version: result.version,
+      value: this.page(this.caches.lists, result.version, key, result, query),
+    };
   }
 
-  /** A title from the title cache, or one statement reading the title and its version together. */
-  async getByImdbId(imdbId: string): Promise<Versioned<Title>> {
-    const hit = await this.cached(this.titleCache, imdbId);
+  /** A title's JSON text from the title cache, or one statement reading the title and its version together. */
+  async getByImdbId(imdbId: string): Promise<Versioned<string>> {
+    const hit = await this.cached(this.caches.titles, imdbId);
     if (hit) return found(hit.version, hit.value);
     const { version, row } = await this.titles.findByImdbId(imdbId);
-    const title = row ? serializeTitle(row) : null;
-    this.titleCache.store(version, imdbId, title);
+    const title = row ? serializeTitleJson(row) : null;
+    this.caches.titles.store(version, imdbId, title);
     return found(version, title);
   }
 
@@ -81,17 +87,26 @@ export class CatalogService {
     return cache.lookup(key);
   }
 
-  private toPage(result: { rows: TitleRow[]; total: number }, query: PageQueryDto): Page<Title> {
-    return {
-      items: result.rows.map(serializeTitle),
-      page: query.page,
-      perPage: query.limit,
+  /** A page read under `version`, kept in `cache`; its titles' text taken from the title cache where it holds them. */
+  private page(
+    cache: VersionedCache<PageItems>,
+    version: string | null,
+    key: string,
+    result: { rows: TitleRow[]; total: number },
+    query: PageQueryDto,
+  ): PageJson {
+    const items: PageItems = {
+      itemsJson: jsonArray(
+        result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
+      ),
       total: result.total,
     };
+    cache.store(version, key, items);
+    return { ...items, page: query.page, perPage: query.limit };
   }
 }
 
-function found(version: string | null, title: Title | null): Versioned<Title> {
-  if (!title) throw new ApiError('TITLE_NOT_FOUND');
+function found(version: string | null, title: string | null): Versioned<string> {
+  if (title === null) throw new ApiError('TITLE_NOT_FOUND');
   return { version, value: title };
 }

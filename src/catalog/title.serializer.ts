@@ -17,3 +17,8 @@ export function serializeTitle(row: TitleRow): Title {
   }
   return title as unknown as Title;
 }
+
+/** A Title resource as its JSON text: what the caches keep and the envelopes are written around. */
+export function serializeTitleJson(row: TitleRow): string {
+  return JSON.stringify(serializeTitle(row));
+}

@@ -1,29 +1,89 @@
-import { VersionedCache } from './versioned-cache';
+import { ENTRY_OVERHEAD_BYTES, SecondMissAdmission, VersionedCache, textWeight } from './versioned-cache';
 
-describe('VersionedCache (every answer admitted)', () => {
-  it('keeps an answer on its first store and serves it under its version', () => {
-    const cache = new VersionedCache<string>(2);
-    cache.store('v1', 'a', 'A');
-    expect(cache.lookup('a')).toEqual({ version: 'v1', value: 'A' });
+/** A cache of texts whose entries weigh their overhead plus 10 bytes each (keys of one letter, values of 9). */
+const cacheOf = (entries: number, admission?: SecondMissAdmission) =>
+  new VersionedCache<string | null>(entries * (ENTRY_OVERHEAD_BYTES + 10), textWeight, admission);
+const value = (letter: string) => letter.repeat(9);
+
+describe('VersionedCache', () => {
+  it('keeps an answer on its first store and serves it under its version, null included', () => {
+    const cache = cacheOf(2);
+    cache.store('v1', 'a', value('A'));
+    cache.store('v1', 'n', null);
+    expect(cache.lookup('a')).toEqual({ version: 'v1', value: value('A') });
+    expect(cache.lookup('n')).toEqual({ version: 'v1', value: null });
+    expect(cache.lookup('x')).toBeUndefined();
   });
 
   it('keeps nothing read without a version, nor of another version than its entries', () => {
-    const cache = new VersionedCache<string>(2);
-    cache.store(null, 'a', 'A');
+    const cache = cacheOf(2);
+    cache.store(null, 'a', value('A'));
     expect(cache.size).toBe(0);
-    cache.store('v1', 'a', 'A');
-    cache.store('v2', 'b', 'B');
+    cache.store('v1', 'a', value('A'));
+    cache.store('v2', 'b', value('B'));
     expect(cache.has('b')).toBe(false);
     cache.useVersion('v2');
+    expect([cache.size, cache.bytes]).toEqual([0, 0]);
     expect(cache.lookup('a')).toBeUndefined();
+    cache.store('v2', 'b', value('B'));
+    expect(cache.lookup('b')?.version).toBe('v2');
   });
 
-  it('evicts the least recently used beyond its bound', () => {
-    const cache = new VersionedCache<string>(2);
-    cache.store('v1', 'a', 'A');
-    cache.store('v1', 'b', 'B');
+  it('counts the bytes it holds and evicts the least recently used beyond its bound', () => {
+    const cache = cacheOf(2);
+    cache.store('v1', 'a', value('A'));
+    cache.store('v1', 'b', value('B'));
+    expect(cache.bytes).toBe(2 * (ENTRY_OVERHEAD_BYTES + 10));
     cache.lookup('a');
-    cache.store('v1', 'c', 'C');
+    cache.store('v1', 'c', value('C'));
     expect([cache.has('a'), cache.has('b'), cache.has('c')]).toEqual([true, false, true]);
+    expect(cache.bytes).toBe(cache.maxBytes);
+    cache.store('v1', 'c', value('D'));
+    expect([cache.size, cache.bytes]).toEqual([2, cache.maxBytes]);
+  });
+
+  it('evicts as many entries as a heavy one needs, and never keeps one heavier than the whole cache', () => {
+    const cache = cacheOf(3);
+    for (const key of ['a', 'b', 'c']) cache.store('v1', key, value(key));
+    cache.store('v1', 'h', 'x'.repeat(19));
+    expect([cache.has('a'), cache.has('b'), cache.has('c'), cache.has('h')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    cache.store('v1', 'z', 'x'.repeat(cache.maxBytes));
+    expect(cache.has('z')).toBe(false);
+    expect(cache.has('c')).toBe(true);
+  });
+
+  it('weighs text by its UTF-8 length, so a two-byte string is never under-counted', () => {
+    expect(textWeight('k', 'abc')).toBe(ENTRY_OVERHEAD_BYTES + 4);
+    expect(textWeight('k', '東京')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 6);
+    expect(textWeight('k', null)).toBe(ENTRY_OVERHEAD_BYTES + 1);
+  });
+
+  it('peeks only under its own version, without making the entry recent', () => {
+    const cache = cacheOf(2);
+    cache.store('v1', 'a', value('A'));
+    cache.store('v1', 'b', value('B'));
+    expect(cache.peek('v1', 'a')).toBe(value('A'));
+    expect(cache.peek('v2', 'a')).toBeUndefined();
+    expect(cache.peek(null, 'a')).toBeUndefined();
+    cache.store('v1', 'c', value('C'));
+    expect(cache.has('a')).toBe(false);
+  });
+
+  it('with second-miss admission keeps a key on its second miss, and forgets first misses beyond its bound', () => {
+    const cache = cacheOf(10, new SecondMissAdmission(2));
+    cache.store('v1', 'a', value('A'));
+    expect(cache.has('a')).toBe(false);
+    cache.store('v1', 'a', value('A'));
+    expect(cache.lookup('a')?.value).toBe(value('A'));
+    for (const key of ['b', 'c', 'd', 'b']) cache.store('v1', key, value(key));
+    expect(cache.has('b')).toBe(false);
+    cache.useVersion('v2');
+    cache.store('v2', 'd', value('D'));
+    expect(cache.has('d')).toBe(false);
   });
 });

@@ -10,25 +10,52 @@ export interface Admission {
   clear(): void;
 }
 
-const ADMIT_ALL: Admission = { admits: () => true, clear: () => undefined };
+export const ADMIT_ALL: Admission = { admits: () => true, clear: () => undefined };
+
+/** The heap an entry holds, in bytes: its key, its value and the bookkeeping around them. */
+export type Weigher<V> = (key: string, value: V) => number;
+
+/** Bookkeeping of one entry (Map slot, entry object, key string header), measured by bench/cache-memory.ts. */
+export const ENTRY_OVERHEAD_BYTES = 96;
 
 /**
- * Answers of one catalog version, least recently used evicted first. Every entry belongs to the
- * same version, so an answer from the cache is wholly that version's; moving to another version
- * empties it. Callers serve an entry only after a state read that had not finished when their
- * request arrived names the cache's version (`useVersion`), so no answer outlives a new ingest.
+ * The weight of a JSON text (or null) under a key. UTF-8 length is at least V8's own size for a
+ * one-byte string and above it for a two-byte one, so the bound errs on the safe side.
+ */
+export function textWeight(key: string, text: string | null): number {
+  return ENTRY_OVERHEAD_BYTES + key.length + (text === null ? 0 : Buffer.byteLength(text));
+}
+
+interface Entry<V> {
+  value: V;
+  bytes: number;
+}
+
+/**
+ * Answers of one catalog version, bounded by bytes, least recently used evicted first. Every entry
+ * belongs to the same version, so an answer from the cache is wholly that version's; moving to
+ * another version empties it. Callers serve an entry only after a state read that had not finished
+ * when their request arrived names the cache's version (`useVersion`), so no answer outlives a new
+ * ingest.
  */
 export class VersionedCache<V> {
   private version: string | null = null;
-  private readonly entries = new Map<string, V>();
+  private readonly entries = new Map<string, Entry<V>>();
+  private heldBytes = 0;
 
   constructor(
-    private readonly maxEntries: number,
+    readonly maxBytes: number,
+    private readonly weigh: Weigher<V>,
     private readonly admission: Admission = ADMIT_ALL,
   ) {}
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The weight of every entry held. */
+  get bytes(): number {
+    return this.heldBytes;
   }
 
   has(key: string): boolean {
@@ -39,34 +66,48 @@ export class VersionedCache<V> {
   useVersion(version: string | null): void {
     if (version === this.version) return;
     this.entries.clear();
+    this.heldBytes = 0;
     this.admission.clear();
     this.version = version;
   }
 
   /** The entry under the cache's version, marked as the most recently used. */
   lookup(key: string): Cached<V> | undefined {
-    const value = this.entries.get(key);
-    if (value === undefined || this.version === null) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined || this.version === null) return undefined;
     this.entries.delete(key);
-    this.entries.set(key, value);
-    return { version: this.version, value };
+    this.entries.set(key, entry);
+    return { version: this.version, value: entry.value };
+  }
+
+  /** The entry, when the cache holds `version`, without touching its recency (for building other answers). */
+  peek(version: string | null, key: string): V | undefined {
+    return version !== null && version === this.version ? this.entries.get(key)?.value : undefined;
   }
 
   /**
    * Keeps what one read found under `version`, when the admission rule lets it in, and only when
    * that is the cache's version or the cache is empty (it then takes that version). An answer of
-   * any other version is served, not kept.
+   * any other version is served, not kept; so is one heavier than the whole cache.
    */
   store(version: string | null, key: string, value: V): void {
     if (version === null) return;
     if (this.entries.size > 0 && version !== this.version) return;
+    const bytes = this.weigh(key, value);
+    if (bytes > this.maxBytes) return;
     if (!this.admission.admits(key)) return;
     this.version = version;
+    this.remove(key);
+    this.entries.set(key, { value, bytes });
+    this.heldBytes += bytes;
+    while (this.heldBytes > this.maxBytes) this.remove(this.entries.keys().next().value as string);
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
     this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.maxEntries) {
-      this.entries.delete(this.entries.keys().next().value as string);
-    }
+    this.heldBytes -= entry.bytes;
   }
 }
 

@@ -1,6 +1,6 @@
-import { pageEnvelope, pageOffset } from './envelope';
+import { itemEnvelopeJson, jsonArray, pageEnvelopeJson, pageMeta, pageOffset } from './envelope';
 
-describe('page envelope', () => {
+describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
     expect(pageOffset(1, 20)).toBe(0);
     expect(pageOffset(3, 7)).toBe(14);
@@ -14,13 +14,45 @@ describe('page envelope', () => {
     [21, 20, 2],
     [41, 1, 41],
   ])('total %i with limit %i gives %i pages', (total, perPage, pages) => {
-    const { meta } = pageEnvelope({ items: [], page: 1, perPage, total }, 'r');
-    expect(meta).toEqual({
+    expect(pageMeta({ page: 1, perPage, total }, 'r')).toEqual({
       request_id: 'r',
       page: 1,
       per_page: perPage,
       total_results: total,
       total_pages: pages,
     });
+  });
+
+  const items = [
+    { id: 1, title: 'Amélie "quoted"', genres: ['Comedy'], ratings: { average: 8.3, votes: 1 } },
+    { id: 2, title: '東京物語 \u2028 \\ end', genres: null, ratings: { average: 0, votes: 0 } },
+  ];
+  const requestId = 'req-1_"odd"';
+
+  it('writes a page as JSON.stringify writes the same envelope object', () => {
+    const text = pageEnvelopeJson(
+      { itemsJson: jsonArray(items.map((item) => JSON.stringify(item))), page: 2, perPage: 2, total: 5 },
+      requestId,
+    );
+    expect(text).toBe(
+      JSON.stringify({
+        data: items,
+        meta: { request_id: requestId, page: 2, per_page: 2, total_results: 5, total_pages: 3 },
+      }),
+    );
+  });
+
+  it('writes an empty page as an empty array', () => {
+    const text = pageEnvelopeJson({ itemsJson: jsonArray([]), page: 9, perPage: 20, total: 0 }, 'r');
+    expect(JSON.parse(text)).toEqual({
+      data: [],
+      meta: { request_id: 'r', page: 9, per_page: 20, total_results: 0, total_pages: 0 },
+    });
+  });
+
+  it('writes one item as JSON.stringify writes the same envelope object', () => {
+    expect(itemEnvelopeJson(JSON.stringify(items[1]), requestId)).toBe(
+      JSON.stringify({ data: [items[1]], meta: { request_id: requestId } }),
+    );
   });
 });

@@ -1,4 +1,9 @@
-/** The response envelopes of the contract; controllers build every success body here. */
+/**
+ * The response envelopes of the contract; controllers build every success body here. The catalog's
+ * items arrive as JSON text already (each title is serialized once per catalog version), so the
+ * envelopes are written as text around them, byte for byte what JSON.stringify would make of the
+ * same envelope object.
+ */
 
 export interface RequestMeta {
   request_id: string;
@@ -11,28 +16,37 @@ export interface PageMeta extends RequestMeta {
   total_pages: number;
 }
 
-export interface Page<T> {
-  items: T[];
+/** One page of results: its items as one JSON array text. */
+export interface PageJson {
+  itemsJson: string;
   page: number;
   perPage: number;
   total: number;
 }
 
-export function pageEnvelope<T>(page: Page<T>, requestId: string): { data: T[]; meta: PageMeta } {
+export function pageMeta(page: Omit<PageJson, 'itemsJson'>, requestId: string): PageMeta {
   return {
-    data: page.items,
-    meta: {
-      request_id: requestId,
-      page: page.page,
-      per_page: page.perPage,
-      total_results: page.total,
-      total_pages: Math.ceil(page.total / page.perPage),
-    },
+    request_id: requestId,
+    page: page.page,
+    per_page: page.perPage,
+    total_results: page.total,
+    total_pages: Math.ceil(page.total / page.perPage),
   };
 }
 
-export function itemEnvelope<T>(item: T, requestId: string): { data: [T]; meta: RequestMeta } {
-  return { data: [item], meta: { request_id: requestId } };
+/** `{"data":[...items],"meta":{...}}` as text. */
+export function pageEnvelopeJson(page: PageJson, requestId: string): string {
+  return `{"data":${page.itemsJson},"meta":${JSON.stringify(pageMeta(page, requestId))}}`;
+}
+
+/** `{"data":[item],"meta":{"request_id":...}}` as text, `itemJson` being the item's JSON text. */
+export function itemEnvelopeJson(itemJson: string, requestId: string): string {
+  return `{"data":[${itemJson}],"meta":{"request_id":${JSON.stringify(requestId)}}}`;
+}
+
+/** Items' JSON texts as one JSON array text. */
+export function jsonArray(itemTexts: readonly string[]): string {
+  return `[${itemTexts.join(',')}]`;
 }
 
 /** Offset of a one-based page. */

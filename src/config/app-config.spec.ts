@@ -17,7 +17,18 @@ describe('loadConfig', () => {
         maxConnections: 4_096,
       },
       metricsPort: null,
+      cacheBudgetBytes: 64 * 1024 * 1024,
     });
+  });
+
+  it('reads the cache budget in MiB, 0 keeping nothing', () => {
+    expect(loadConfig({ CACHE_BUDGET_MB: '200' }).cacheBudgetBytes).toBe(200 * 1024 * 1024);
+    expect(loadConfig({ CACHE_BUDGET_MB: '0' }).cacheBudgetBytes).toBe(0);
+    for (const bad of ['-1', '1.5', 'lots', '16385']) {
+      expect(() => loadConfig({ CACHE_BUDGET_MB: bad })).toThrow(
+        'Invalid configuration: CACHE_BUDGET_MB must be an integer from 0 to 16384',
+      );
+    }
   });
 
   it('reads the server lifecycle settings', () => {

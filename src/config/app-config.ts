@@ -34,6 +34,8 @@ export interface AppConfig {
   server: ServerConfig;
   /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
   metricsPort: number | null;
+  /** Bytes the in-memory caches of titles, searches and list pages may hold together (CACHE_BUDGET_MB). */
+  cacheBudgetBytes: number;
 }
 
 export interface ServerConfig {
@@ -46,6 +48,12 @@ export interface ServerConfig {
   /** The most connections the server holds at once; further ones are closed on arrival. */
   maxConnections: number;
 }
+
+/**
+ * Sized for the manifests' 512 MiB memory limit: the process holds ~130 MB without caches, and a
+ * full-scale load's transient garbage needs headroom above both (bench/RESULTS.md, cache memory).
+ */
+export const DEFAULT_CACHE_BUDGET_MB = 64;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const toInt = ({ value }: { value: unknown }) =>
@@ -129,6 +137,9 @@ class EnvironmentVariables {
 
   @IntegerVariable('METRICS_PORT', 1, 65_535, { emptyIsUnset: true })
   METRICS_PORT?: number;
+
+  @IntegerVariable('CACHE_BUDGET_MB', 0, 16_384)
+  CACHE_BUDGET_MB?: number;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -164,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxConnections: vars.MAX_CONNECTIONS ?? 4_096,
     },
     metricsPort: metricsPort(vars),
+    cacheBudgetBytes: (vars.CACHE_BUDGET_MB ?? DEFAULT_CACHE_BUDGET_MB) * 1024 * 1024,
   };
 }
 

@@ -8,6 +8,7 @@ import {
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
 import type { AppConfig } from '../config/app-config';
+import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
 import { DatabasePoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
@@ -40,6 +41,7 @@ export class MetricsModule implements NestModule {
         HttpMetricsMiddleware,
         DatabasePoolMetrics,
         CatalogMetrics,
+        CacheMetrics,
         MetricsServer,
       ],
     };

@@ -14,9 +14,9 @@ class SampleController {
     handled++;
     await Promise.resolve();
     if (fail) throw new NotFoundException();
-    return reply.of({ version, value: [{ id: 1 }] }, (data) => {
+    return reply.json({ version, value: [{ id: 1 }] }, (data) => {
       enveloped++;
-      return { data, meta: { request_id: String(handled) } };
+      return JSON.stringify({ data, meta: { request_id: String(handled) } });
     });
   }
 
@@ -51,6 +51,7 @@ describe('ConditionalReply', () => {
     expect(first.headers.etag).toBe(entityTag('v1', '/item'));
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect((await get('/item?x=1')).headers.etag).not.toBe(first.headers.etag);
     version = 'v2';
     expect((await get('/item')).headers.etag).toBe(entityTag('v2', '/item'));
@@ -85,7 +86,10 @@ describe('ConditionalReply', () => {
 
   it('sends no ETag when the version is unknown, on failures, or for other answers', async () => {
     version = null;
-    expect((await get('/item').expect(200)).headers.etag).toBeUndefined();
+    const unversioned = await get('/item').expect(200);
+    expect(unversioned.headers.etag).toBeUndefined();
+    expect(unversioned.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(unversioned.body.data).toEqual([{ id: 1 }]);
     version = 'v1';
     const failed = await get('/item?fail=1', { 'If-None-Match': '*' }).expect(404);
     expect(failed.headers.etag).toBeUndefined();

@@ -13,7 +13,7 @@ export function entityTag(version: string, target: string): string {
 }
 
 /**
- * Conditional GET and HEAD for one request. A handler ends with `return reply.of(read, envelope)`
+ * Conditional GET and HEAD for one request. A handler ends with `return reply.json(read, body)`
  * once its data has been read, so refused, invalid and failed requests carry no ETag and are never
  * answered 304. It sets the ETag; Express decides freshness (`If-None-Match`, including lists, weak
  * comparison and `*`) when the answer is sent and then answers 304 with no body. A fresh request
@@ -28,13 +28,22 @@ export class ConditionalReply {
     private readonly res: Response,
   ) {}
 
-  /** The body `envelope` makes of `read`, tagged with its version; none when the client's copy is fresh. */
-  of<V, B>(read: Versioned<V>, envelope: (value: V) => B): B | undefined {
-    if (read.version === null) return envelope(read.value);
-    this.res.setHeader('ETag', entityTag(read.version, this.req.originalUrl));
-    return this.req.fresh ? undefined : envelope(read.value);
+  /**
+   * The JSON text `body` makes of `read`, tagged with its version and sent as `application/json`
+   * (Nest sends a string as it is); none when the client's copy is fresh.
+   */
+  json<V>(read: Versioned<V>, body: (value: V) => string): string | undefined {
+    if (read.version !== null) {
+      this.res.setHeader('ETag', entityTag(read.version, this.req.originalUrl));
+      if (this.req.fresh) return undefined;
+    }
+    this.res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+    return body(read.value);
   }
 }
+
+/** What Express's `res.json` sends. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The request's `ConditionalReply`. */
 export const Conditional = createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {

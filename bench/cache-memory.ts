@@ -1,0 +1,87 @@
+/**
+ * Heap held by full catalog caches against the bytes they count: fills CatalogCaches (default
+ * CACHE_BUDGET_MB, or the variable) with titles and 20-title pages read from a loaded catalog
+ * (BENCH_DATABASE_URL) until each cache evicts, and prints, per cache, its entries, the bytes it
+ * counts and the heap it holds, each heap reading after a full garbage collection.
+ *   node --expose-gc -r ts-node/register/transpile-only bench/cache-memory.ts
+ */
+import { Client } from 'pg';
+import { CatalogCaches, type PageItems, listCacheKey } from '../src/catalog/catalog-caches';
+import { titleSelectSql } from '../src/catalog/title-columns';
+import { type TitleRow, serializeTitleJson } from '../src/catalog/title.serializer';
+import { loadConfig } from '../src/config/app-config';
+import { jsonArray } from '../src/common/envelope';
+
+const PAGE_SIZE = 20;
+
+async function main(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  const { cacheBudgetBytes } = loadConfig();
+  const db = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
+  await db.connect();
+  await db.query('SELECT setseed(0.42)');
+  // Enough titles to overfill the largest share (half the budget) at ~1.3 KB a title.
+  const wanted = Math.ceil(cacheBudgetBytes / 2 / 1000) + 1000;
+  const { rows } = await db.query<TitleRow>(
+    `SELECT ${titleSelectSql('t')} FROM titles t ORDER BY random() LIMIT ${wanted}`,
+  );
+  await db.end();
+  if (rows.length === 0) throw new Error('no titles');
+  const caches = new CatalogCaches({ cacheBudgetBytes });
+  const texts = rows.map(serializeTitleJson);
+  const heap = () => {
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const report: Record<string, unknown> = {
+    budgetMb: cacheBudgetBytes / 1024 / 1024,
+    titlesRead: rows.length,
+  };
+
+  let before = heap();
+  for (let i = 0; i < rows.length; i++) {
+    // Kept on the second miss, as a lookup's title is; a copy, as each lookup serializes its own.
+    caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
+    caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
+  }
+  report.titles = measure(caches.titles, heap() - before);
+
+  const pages: PageItems[] = [];
+  for (let start = 0; start + PAGE_SIZE <= texts.length; start += PAGE_SIZE) {
+    pages.push({ itemsJson: jsonArray(texts.slice(start, start + PAGE_SIZE)), total: rows.length });
+  }
+  before = heap();
+  pages.forEach((page, i) =>
+    caches.searches.store('v', `q${i}`, { ...page, itemsJson: copy(page.itemsJson) }),
+  );
+  report.searches = measure(caches.searches, heap() - before);
+  before = heap();
+  pages.forEach((page, i) => {
+    const key = listCacheKey('movies', i + 1, PAGE_SIZE);
+    caches.lists.store('v', key, { ...page, itemsJson: copy(page.itemsJson) });
+    caches.lists.store('v', key, { ...page, itemsJson: copy(page.itemsJson) });
+  });
+  report.lists = measure(caches.lists, heap() - before);
+  console.log(JSON.stringify(report));
+}
+
+/** A fresh, flat copy of a string (as a page read from the database would be). */
+function copy(text: string): string {
+  return Buffer.from(text).toString();
+}
+
+function measure(cache: { size: number; bytes: number; maxBytes: number }, heapBytes: number) {
+  return {
+    entries: cache.size,
+    countedMb: Math.round(cache.bytes / 1e5) / 10,
+    budgetMb: Math.round(cache.maxBytes / 1e5) / 10,
+    heapMb: Math.round(heapBytes / 1e5) / 10,
+    heapOverCounted: Math.round((heapBytes / cache.bytes) * 100) / 100,
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { SecondMissAdmission, VersionedCache, textWeight } from './versioned-cache';
+import type { TypeFamily } from './title.repository';
+
+/** A page's titles as one JSON array text, and the size of the whole result. */
+export interface PageItems {
+  itemsJson: string;
+  total: number;
+}
+
+/** How the one cache budget (CACHE_BUDGET_MB) is shared out. */
+export const CACHE_SHARES = { titles: 0.5, searches: 0.25, lists: 0.25 } as const;
+export type CacheName = keyof typeof CACHE_SHARES;
+
+/** Ids (or list pages) missed once that the second-miss rule remembers. */
+const REMEMBERED_MISSES = 20_000;
+
+/** What metrics read of a cache. */
+export interface CacheSize {
+  readonly size: number;
+  readonly bytes: number;
+  readonly maxBytes: number;
+}
+
+const pageWeight = (key: string, page: PageItems) => textWeight(key, page.itemsJson);
+
+/**
+ * The catalog's in-memory answers, each cache holding one catalog version and bounded by bytes:
+ * - titles: a title's JSON text (null: no such id) by IMDb id, kept on an id's second miss (lookups
+ *   are often one-off: a crawl over the catalog must not fill the heap with them);
+ * - searches: search pages, kept on their first ask (the second ask of a query is the one to make fast);
+ * - lists: movie and series pages, kept on their second ask (deep pages are read by crawls).
+ */
+@Injectable()
+export class CatalogCaches {
+  readonly titles: VersionedCache<string | null>;
+  readonly searches: VersionedCache<PageItems>;
+  readonly lists: VersionedCache<PageItems>;
+
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'cacheBudgetBytes'>) {
+    const share = (name: CacheName) => Math.floor(config.cacheBudgetBytes * CACHE_SHARES[name]);
+    this.titles = new VersionedCache(share('titles'), textWeight, new SecondMissAdmission(REMEMBERED_MISSES));
+    this.searches = new VersionedCache(share('searches'), pageWeight);
+    this.lists = new VersionedCache(share('lists'), pageWeight, new SecondMissAdmission(REMEMBERED_MISSES));
+  }
+
+  /** Each cache by name, for metrics. */
+  byName(): ReadonlyArray<readonly [CacheName, CacheSize]> {
+    return [
+      ['titles', this.titles],
+      ['searches', this.searches],
+      ['lists', this.lists],
+    ];
+  }
+}
+
+/** What a list page depends on. */
+export function listCacheKey(family: TypeFamily, page: number, limit: number): string {
+  return `${family}\u0000${page}\u0000${limit}`;
+}
