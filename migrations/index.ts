@@ -3,6 +3,7 @@ import { ApiKeysAndUsage1763720000000 } from './1763720000000-ApiKeysAndUsage';
 import { TitleSourceHash1763730000000 } from './1763730000000-TitleSourceHash';
 import { SearchTables1763740000000 } from './1763740000000-SearchTables';
 import { AllowanceCounters1763750000000 } from './1763750000000-AllowanceCounters';
+import { SearchWordSets1763760000000 } from './1763760000000-SearchWordSets';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   TitleSourceHash1763730000000,
   SearchTables1763740000000,
   AllowanceCounters1763750000000,
+  SearchWordSets1763760000000,
 ];

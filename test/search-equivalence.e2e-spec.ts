@@ -1,6 +1,8 @@
 import fc from 'fast-check';
+import { RELEVANCE_TIERS, relevanceTierSql, wordSetSql } from '../src/catalog/search/relevance';
 import { type SearchFilters, TitleSearchRepository } from '../src/catalog/search/title-search.repository';
-import { searchQuery } from '../src/catalog/search/search-text';
+import { type SearchQuery, searchQuery, searchTokens } from '../src/catalog/search/search-text';
+import { SearchDatabase } from '../src/database/search-database';
 import { TITLE_TYPES, type TitleRecord } from '../src/catalog/title';
 import { TitleRepository } from '../src/catalog/title.repository';
 import { type TestApp, createTestApp } from './support/test-app';
@@ -9,7 +11,10 @@ import { titleRecord } from './support/titles';
 /**
  * Every fast path (precomputed single-token and pair lists, candidate ranking) returns exactly what
  * the plain query returns — rows, order and totals — for random queries, filters and pages, on
- * generated catalogs with many ties, before and after a re-ingest that changes frequencies.
+ * generated catalogs with many ties, before and after a re-ingest that changes frequencies. Queries
+ * derived from the catalog's own titles (as typed, without or with a leading article, words in
+ * another order, a word repeated) are checked too, and every relevance tier must occur among the
+ * titles these queries rank, so no tier goes unchecked.
  */
 const WORDS = [
   'the',
@@ -73,15 +78,62 @@ const queryArbitrary = (minWords: number) =>
     page: fc.integer({ min: 1, max: 12 }),
   });
 
+/**
+ * Queries typed from titles: each title's name as is, without its first word (an article left
+ * out), with "the" before it, its words reversed, and its first word twice.
+ */
+function derivedQueries(titles: readonly TitleRecord[]): string[] {
+  const queries = new Set<string>();
+  for (const record of titles.slice(0, 60)) {
+    const words = searchTokens(record.title);
+    if (words.length === 0) continue;
+    queries.add(words.join(' '));
+    if (words.length > 1) queries.add(words.slice(1).join(' '));
+    queries.add(`the ${words.join(' ')}`);
+    queries.add([...words].reverse().join(' '));
+    queries.add(`${words[0]} ${words[0]}`);
+  }
+  return [...queries];
+}
+
 describe('search fast paths equal the plain query', () => {
   let t: TestApp;
   let search: TitleSearchRepository;
+  /** The tiers the checked queries gave some matching title. */
+  const tiersSeen = new Set<number>();
 
   beforeAll(async () => {
     t = await createTestApp();
     search = t.app.get(TitleSearchRepository);
   });
   afterAll(() => t.close());
+
+  /** The distinct tiers of a query's matches (the definition, for the coverage check only). */
+  const tiersOf = async (query: SearchQuery): Promise<number[]> => {
+    const rows = await t.app.get(SearchDatabase).query<{ tier: number }>(
+      `SELECT DISTINCT ${relevanceTierSql('s', { key: '$1', bareKey: '$2', wordSet: wordSetSql('$3::text[]') })} AS tier
+       FROM title_search s WHERE s.lexemes @> $3::text[]`,
+      [query.key, query.bareKey, [...new Set(query.tokens)]],
+    );
+    return rows.map((row) => row.tier);
+  };
+
+  const checkDerivedQueries = async (titles: readonly TitleRecord[]) => {
+    const filters: SearchFilters[] = [{}, { type: 'movie' }, { year: 2000 }];
+    for (const [i, text] of derivedQueries(titles).entries()) {
+      const query = searchQuery(text);
+      const slice = { limit: 1 + (i % 20), offset: i % 3 };
+      const fast = await search.search(query, filters[i % 3], slice);
+      const plain = await search.searchPlain(query, filters[i % 3], slice);
+      expect({ text, total: fast.total, ids: fast.rows.map((row) => row.imdb_id) }).toEqual({
+        text,
+        total: plain.total,
+        ids: plain.rows.map((row) => row.imdb_id),
+      });
+      for (const tier of await tiersOf(query)) tiersSeen.add(tier);
+    }
+    expect([...tiersSeen].sort()).toEqual(Object.values(RELEVANCE_TIERS).sort());
+  };
 
   const checkQueries = (seed: number, minWords = 1) =>
     fc.assert(
@@ -111,6 +163,7 @@ describe('search fast paths equal the plain query', () => {
 
   it('on a generated catalog', async () => {
     await t.writer.replaceCatalog({ titles: catalog(1, 400, 1_000_000) }, { pairMinTitles: PAIR_MIN_TITLES });
+    await checkDerivedQueries(catalog(1, 400, 1_000_000));
     await checkQueries(11);
     await checkQueries(13, 3);
     await checkLists();
@@ -120,10 +173,10 @@ describe('search fast paths equal the plain query', () => {
     const kept = catalog(1, 400, 1_000_000)
       .filter((_, i) => i % 3 !== 0)
       .map((record, i) => ({ ...record, ratingVotes: i % 2 === 0 ? record.ratingVotes : 7 }));
-    await t.writer.replaceCatalog(
-      { titles: [...kept, ...catalog(2, 250, 2_000_000)] },
-      { pairMinTitles: PAIR_MIN_TITLES },
-    );
+    const added = catalog(2, 250, 2_000_000);
+    await t.writer.replaceCatalog({ titles: [...kept, ...added] }, { pairMinTitles: PAIR_MIN_TITLES });
+    tiersSeen.clear();
+    await checkDerivedQueries([...added, ...kept]);
     await checkQueries(12);
     await checkLists();
   });

@@ -3,10 +3,16 @@
  * The one definition, used by the plain query, by every fast path, and by the loader when it
  * precomputes ranked lists (so they are equal by construction; the equivalence test checks it).
  *
- * For a query with key K (its tokens joined by spaces) and K' (K without a leading article, see
- * `withoutLeadingArticle`), a title scores, taking the stronger of its title and original title:
- *   4  its key equals K                                   "batman" → "Batman"
- *   3  its key without a leading article equals K'        "batman" → "The Batman"
+ * For a query with key K (its tokens joined by spaces), K' (K without a leading article, see
+ * `withoutLeadingArticle`) and word set W (its distinct tokens), a title scores, taking the stronger
+ * of its title and original title:
+ *   5  its key equals K, with or without its own         "batman" → "Batman" and "The Batman";
+ *      leading article                                   "godfather" → "The Godfather"
+ *   4  its words, with or without its own leading        "tora" → "Tora! Tora! Tora!";
+ *      article, are exactly the words of W (repeated     "new york" → "New York, New York";
+ *      or not, in any order)                             "york new" → "New York"
+ *   3  its key without a leading article equals K'       "the lord of the rings" → "Lord of the
+ *      (an article the query typed, the title has not)   Rings" (the title has "the" only inside)
  *   2  K's tokens appear in it in K's order (other        "lord of the rings" → "The Lord of the
  *      words may stand between them), or its              Rings: The Fellowship of the Ring";
  *      article-less key begins with K'                    "the spongebob movie" → "The SpongeBob
@@ -14,18 +20,59 @@
  *                                                         Rider: Spirit of Vengeance"
  *   1  every token occurs somewhere (the match itself)    "star wars empire" → "Star Wars: Episode V -
  *                                                         The Empire Strikes Back"
- * Only the text decides the tier; votes decide inside a tier. A phrase at the start of a title and
- * one later in it share a tier on purpose: the quality report on real titles showed that splitting
- * them ranks obscure "Spirit: …" titles above "Ghost Rider: Spirit of Vengeance" or "Toy Story 3".
- * "In order" rather than "contiguous" lets a query that skips a word of a long title ("the
- * spongebob movie") still rank that title above titles that merely hold the words in another order.
+ * Only the text decides the tier; votes decide inside a tier.
+ *
+ * Tier 5: a leading article the user did not type does not lower a title ("godfather" means The
+ * Godfather, 2.2M votes, more than Godfather, 8k votes: votes decide). A query that types the
+ * article ("the batman") has the title with it in tier 5, and a title without it only in tier 3.
+ * Tier 4 is just below the exact tier, not in it: a title made only of the query's words is as
+ * strong a match as the query names ("Tora! Tora! Tora!" above every title that merely holds
+ * "tora"), but a title that is the query exactly keeps its place when it is what was typed
+ * ("Bang" stays first for "bang", above the more-voted "Bang Bang").
+ * A phrase at the start of a title and one later in it share a tier on purpose: the quality report
+ * on real titles showed that splitting them ranks obscure "Spirit: …" titles above "Ghost Rider:
+ * Spirit of Vengeance" or "Toy Story 3". "In order" rather than "contiguous" lets a query that skips
+ * a word of a long title ("the spongebob movie") still rank that title above titles that merely
+ * hold the words in another order.
  */
-export const RELEVANCE_TIERS = { exact: 4, articleLess: 3, phrase: 2, allTokens: 1 } as const;
+export const RELEVANCE_TIERS = {
+  exact: 5,
+  queryWordsOnly: 4,
+  articleLess: 3,
+  phrase: 2,
+  allTokens: 1,
+} as const;
 
 /**
- * The tier of the title_search row `alias` for a query whose key and article-less key are the SQL
- * expressions `key` and `bareKey` (parameters at query time; columns when the loader ranks lists).
- * Tokens hold only letters, numbers and marks, so spaces delimit them unambiguously.
+ * The word set of an SQL text[] of tokens: its distinct tokens in byte order, joined by single
+ * spaces (NULL when there is none). The loader stores it for each title form (`word_sets`) and a
+ * query computes its own with the same expression, so both sides agree on the order.
+ */
+export function wordSetSql(tokens: string): string {
+  return `(SELECT string_agg(DISTINCT w COLLATE "C", ' ' ORDER BY w COLLATE "C") FROM unnest(${tokens}) AS w)`;
+}
+
+/**
+ * The word sets of a title_search row as the loader stores them (`word_sets`): those of its title
+ * and its original title, each with and without its leading article, each once. `alias` names the
+ * row's four token keys (title_key, title_bare_key, original_key, original_bare_key).
+ */
+export function storedWordSetsSql(alias: string): string {
+  const of = (column: string) => wordSetSql(`string_to_array(${alias}.${column}, ' ')`);
+  return `ARRAY(SELECT DISTINCT s FROM unnest(ARRAY[
+      ${of('title_key')},
+      CASE WHEN ${alias}.title_bare_key <> ${alias}.title_key THEN ${of('title_bare_key')} END,
+      CASE WHEN ${alias}.original_key IS DISTINCT FROM ${alias}.title_key THEN ${of('original_key')} END,
+      CASE WHEN ${alias}.original_bare_key IS DISTINCT FROM ${alias}.original_key
+           THEN ${of('original_bare_key')} END
+    ]) AS s WHERE s IS NOT NULL)`;
+}
+
+/**
+ * The tier of the title_search row `alias` for a query whose key, article-less key and word set are
+ * the SQL expressions `key`, `bareKey` and `wordSet` (parameters or expressions of them at query
+ * time; columns when the loader ranks lists). Tokens hold only letters, numbers and marks, so
+ * spaces delimit them unambiguously.
  *
  * `keyIsOwnToken`: the key is one token of the row's own title or original title (the loader's
  * per-token lists). The phrase test then always holds, so it is not evaluated (a second and a
@@ -33,10 +80,10 @@ export const RELEVANCE_TIERS = { exact: 4, articleLess: 3, phrase: 2, allTokens:
  */
 export function relevanceTierSql(
   alias: string,
-  key: string,
-  bareKey: string,
+  query: { key: string; bareKey: string; wordSet: string },
   { keyIsOwnToken = false }: { keyIsOwnToken?: boolean } = {},
 ): string {
+  const { key, bareKey, wordSet } = query;
   const title = `${alias}.title_key`;
   const titleBare = `${alias}.title_bare_key`;
   const original = `${alias}.original_key`;
@@ -52,7 +99,9 @@ export function relevanceTierSql(
     : `${inOrder(title)} OR ${inOrder(original)} OR ${startsWith(titleBare)} OR ${startsWith(originalBare)}`;
   const t = RELEVANCE_TIERS;
   return `CASE
-    WHEN ${title} = ${key} OR ${original} = ${key} THEN ${t.exact}
+    WHEN ${title} = ${key} OR ${original} = ${key} OR ${titleBare} = ${key} OR ${originalBare} = ${key}
+      THEN ${t.exact}
+    WHEN ${wordSet} = ANY(${alias}.word_sets) THEN ${t.queryWordsOnly}
     WHEN ${titleBare} = ${bareKey} OR ${originalBare} = ${bareKey} THEN ${t.articleLess}
     WHEN ${phrase} THEN ${t.phrase}
     ELSE ${t.allTokens} END`;

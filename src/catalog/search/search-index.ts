@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../../database/database';
 import { MOVIE_TYPES, TITLE_TYPES } from '../title';
-import { RELEVANCE_TIERS, relevanceTierSql } from './relevance';
+import { RELEVANCE_TIERS, relevanceTierSql, storedWordSetsSql, wordSetSql } from './relevance';
 import { LEADING_ARTICLES } from './search-text';
 
 /**
@@ -46,15 +46,16 @@ async function createEmpty(tx: SqlExecutor, table: string): Promise<void> {
 
 /**
  * One narrow row per title. vote_rank orders the whole catalog by votes descending, then id;
- * list_rank counts within the title's family in that same order (one sort for both).
+ * list_rank counts within the title's family in that same order (one sort for both); word_sets
+ * holds the word sets relevance compares (`storedWordSetsSql`).
  */
 async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
   await tx.query(
     `INSERT INTO ${next('title_search')} (id, type, year, votes, vote_rank, family, list_rank, lexemes,
-       title_key, title_bare_key, original_key, original_bare_key)
+       title_key, title_bare_key, original_key, original_bare_key, word_sets)
      SELECT id, type, year, votes, vote_rank, family,
             CASE WHEN family = 'movies' THEN movies_so_far ELSE vote_rank - movies_so_far END,
-            lexemes, title_key, title_bare_key, original_key, original_bare_key
+            lexemes, title_key, title_bare_key, original_key, original_bare_key, ${storedWordSetsSql('ranked')}
      FROM (
        SELECT t.id, s.type, s.year, s.rating_votes AS votes,
               CASE WHEN s.type = ANY($1::text[]) THEN 'movies' ELSE 'series' END AS family,
@@ -87,15 +88,21 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
     [pairMinTitles],
   );
   const pairKey = `(a.token || ' ' || b.token)`;
-  const pairBareKey = `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`;
+  const pair = {
+    key: pairKey,
+    bareKey: `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`,
+    wordSet: wordSetSql('ARRAY[a.token, b.token]'),
+  };
+  // A single token is its own key, article-less key and word set.
+  const token = { key: 'x.token', bareKey: 'x.token', wordSet: 'x.token' };
   const byVotes = `(SELECT * FROM ${next('title_search')} ORDER BY vote_rank) s`;
   await tx.query(
     `CREATE TEMP TABLE search_entries ON COMMIT DROP AS
      SELECT x.token COLLATE "C" AS key, s.id, s.type, s.year,
-            ${relevanceTierSql('s', 'x.token', 'x.token', { keyIsOwnToken: true })} AS tier
+            ${relevanceTierSql('s', token, { keyIsOwnToken: true })} AS tier
      FROM ${byVotes} CROSS JOIN LATERAL unnest(s.lexemes) AS x(token)
      UNION ALL
-     SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, ${relevanceTierSql('s', pairKey, pairBareKey)}
+     SELECT ${pairKey} COLLATE "C", s.id, s.type, s.year, ${relevanceTierSql('s', pair)}
      FROM ${byVotes}
      CROSS JOIN LATERAL (
        SELECT array_agg(token) AS tokens FROM unnest(s.lexemes) AS token

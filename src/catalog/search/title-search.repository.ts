@@ -4,7 +4,7 @@ import type { TitleType } from '../title';
 import { titleSelectSql } from '../title-columns';
 import type { TitleRow } from '../title.serializer';
 import type { Slice } from '../title.repository';
-import { relevanceTierSql } from './relevance';
+import { relevanceTierSql, wordSetSql } from './relevance';
 import type { SearchQuery } from './search-text';
 
 export interface SearchFilters {
@@ -16,6 +16,12 @@ export interface SearchResult {
   rows: TitleRow[];
   total: number;
 }
+
+/**
+ * The query's keys for `relevanceTierSql` in the ranking statements: $1 its key, $2 its article-less
+ * key, $3 its distinct tokens (from which its word set is computed once per statement).
+ */
+const QUERY_KEYS = { key: '$1', bareKey: '$2', wordSet: wordSetSql('$3::text[]') };
 
 /** search_lists rows for "every year" hold year 0 (start years are 1800 to 2100). */
 const ANY_YEAR = 0;
@@ -91,7 +97,7 @@ export class TitleSearchRepository {
     if (filters.year !== undefined) where += ` AND s.year = $${params.push(filters.year)}`;
     return this.page(
       `WITH matches AS (
-         SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.votes
+         SELECT s.id, ${relevanceTierSql('s', QUERY_KEYS)} AS tier, s.votes
          FROM title_search s WHERE ${where}
        )`,
       (m) => `${m}tier DESC, ${m}votes DESC, ${m}id`,
@@ -179,7 +185,7 @@ export class TitleSearchRepository {
       // (`id = ANY`), about twice as fast per title as a probe per id (measured at 1.3M titles).
       `WITH candidates AS MATERIALIZED (SELECT ARRAY(${ids}) AS ids),
        matches AS (
-         SELECT s.id, ${relevanceTierSql('s', '$1', '$2')} AS tier, s.vote_rank
+         SELECT s.id, ${relevanceTierSql('s', QUERY_KEYS)} AS tier, s.vote_rank
          FROM candidates c
          JOIN title_search s ON s.id = ANY(c.ids)
          WHERE s.lexemes @> $3::text[]${typeCheck}
