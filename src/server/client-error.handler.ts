@@ -1,10 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { errorEnvelope } from '../common/errors/error-envelope';
 import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
+import type { RoutedRequests } from './routed-requests';
 
 /** What Node's HTTP parser passes to the server's `clientError` event. */
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -42,22 +44,47 @@ export function refusalFor(error: ClientError): Refusal {
  * The server's `clientError` hook: Node would answer a bare 400/431 with no body and no request id.
  * Where the socket is still writable, the answer is the contract's error envelope with a generated
  * X-Request-Id, then the connection closes. The raw packet is never logged (it may hold a key).
+ *
+ * Each request gets exactly one answer, in order (`routed` knows the request last given to the
+ * application on this connection). A failure in the body of that request gets no answer of its
+ * own: the request has (or will have) the route's answer, and a second one would be read as the
+ * answer to the client's next request; the connection closes once the route's answer is written.
+ * A refused request pipelined behind one still being answered is refused after that answer.
  */
-export function answerClientError(error: ClientError, socket: Duplex): void {
+export function answerClientError(error: ClientError, socket: Duplex, routed?: RoutedRequests): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
+  const previous = routed?.lastOn(socket);
+  if (previous && !previous.request.complete) {
+    logger.debug(`Closing after the answer: the request's body is not valid (${error.code ?? 'unknown'})`);
+    closeAfterAnswer(previous.response, socket);
+    return;
+  }
+  const refuse = () => socket.end(refusalBytes(error));
+  if (previous && !previous.response.writableEnded) previous.response.once('finish', refuse);
+  else refuse();
+}
+
+function refusalBytes(error: ClientError): string {
   const refusal = refusalFor(error);
   const requestId = randomUUID();
   const body = JSON.stringify(errorEnvelope(refusal.code, refusal.message, requestId));
   logger.debug(`Refused a request before routing (${error.code ?? 'unknown'}): ${refusal.status}`);
-  socket.end(
+  return (
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
   );
+}
+
+/** Ends the connection once `response` is written: no further request is read from it. */
+function closeAfterAnswer(response: ServerResponse, socket: Duplex): void {
+  if (response.writableEnded) socket.end();
+  else if (!response.headersSent) response.setHeader('Connection', 'close');
+  else response.once('finish', () => socket.end());
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { APP_CONFIG, type AppConfig, type ServerConfig } from '../config/app-config';
 import { answerClientError } from './client-error.handler';
 import { DrainState } from './drain-state';
+import { RoutedRequests } from './routed-requests';
 
 /**
  * Fixed bounds on what one connection may cost (docs/operations.md). A request head must arrive
@@ -16,14 +17,22 @@ export const SERVER_TIMEOUTS = {
   idleSocketTimeoutMs: 40_000,
 } as const;
 
-/** Applies the timeouts, the connection bound, the refusal hook and the drain to a Node server. */
+/**
+ * Applies the timeouts, the connection bound, the refusal hook, the `Expect` reading and the drain
+ * to a Node server.
+ */
 export function configureHttpServer(server: Server, config: ServerConfig, drain: DrainState): Server {
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.setTimeout(SERVER_TIMEOUTS.idleSocketTimeoutMs);
   server.maxConnections = config.maxConnections;
-  server.on('clientError', answerClientError);
+  const routed = new RoutedRequests();
+  routed.watch(server);
+  server.on('clientError', (error, socket) => answerClientError(error, socket, routed));
+  // No route reads a body, so an expectation about it (anything but 100-continue) is ignored and
+  // the request routed as usual; without this listener Node answers a bare 417 itself.
+  server.on('checkExpectation', (request, response) => server.emit('request', request, response));
   // While draining, every answer closes its connection, so clients move to another replica.
   server.prependListener('request', (_req, res) => {
     if (drain.draining) res.setHeader('Connection', 'close');

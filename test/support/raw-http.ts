@@ -65,3 +65,55 @@ export function parseAnswer(raw: Buffer, { head = false, closed = false }): RawA
   if (body.length < length) return null;
   return { status, headers, body: body.subarray(0, length).toString('utf8') };
 }
+
+export interface RawConversation {
+  /** Every answer that arrived, in order. */
+  answers: RawAnswer[];
+  /** Whether the server closed the connection within the wait. */
+  closed: boolean;
+}
+
+/**
+ * Writes `bytes` on a new connection and reads everything the server sends until it closes the
+ * connection or `waitMs` passes, so a second (unsolicited) answer to one request is seen too.
+ */
+export function rawConversation(
+  port: number,
+  bytes: Buffer | string,
+  waitMs = 2_000,
+  options: { head?: boolean } = {},
+): Promise<RawConversation> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.removeAllListeners('close');
+      socket.resetAndDestroy();
+      resolve({ answers: splitAnswers(Buffer.concat(chunks), options.head ?? false), closed });
+    };
+    const timer = setTimeout(() => finish(false), waitMs);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => finish(true));
+    socket.write(bytes);
+  });
+}
+
+/** The answers in `raw`; after a HEAD request the first answer has no body, so the rest is its body. */
+function splitAnswers(raw: Buffer, head: boolean): RawAnswer[] {
+  if (head) {
+    const answer = parseAnswer(raw, { head, closed: true });
+    return answer ? [answer] : [];
+  }
+  const answers: RawAnswer[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const answer = parseAnswer(rest, { closed: true });
+    if (!answer) break;
+    answers.push(answer);
+    const headEnd = rest.indexOf('\r\n\r\n');
+    rest = rest.subarray(headEnd + 4 + Buffer.byteLength(answer.body));
+  }
+  return answers;
+}

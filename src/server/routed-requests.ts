@@ -1,0 +1,30 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/** A request the application has been given, and its response. */
+export interface RoutedRequest {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+/**
+ * The request last given to the application on each connection. Routes answer without reading the
+ * body, so the parser can fail on a request's body (an invalid `Transfer-Encoding`, a body that
+ * never ends) after the application has answered it: that failure belongs to a request that has
+ * its answer, not to a new one.
+ */
+export class RoutedRequests {
+  private readonly bySocket = new WeakMap<Duplex, RoutedRequest>();
+
+  /** Records every request the server emits, including those it emits for `checkExpectation`. */
+  watch(server: Server): void {
+    server.prependListener('request', (request, response) =>
+      this.bySocket.set(request.socket, { request, response }),
+    );
+  }
+
+  /** The request last given to the application on `socket`, if any. */
+  lastOn(socket: Duplex): RoutedRequest | undefined {
+    return this.bySocket.get(socket);
+  }
+}
