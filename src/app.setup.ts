@@ -3,12 +3,15 @@ import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
+import { securityHeaders } from './server/security-headers';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // First, so every answer carries them: errors, refusals of bad escapes and /health included.
+  app.use(securityHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
   // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.

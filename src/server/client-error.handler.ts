@@ -2,9 +2,11 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { errorEnvelope } from '../common/errors/error-envelope';
 import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
+import { SECURITY_HEADER_LINES } from './security-headers';
 
 /** What Node's HTTP parser passes to the server's `clientError` event. */
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -41,7 +43,7 @@ export function refusalFor(error: ClientError): Refusal {
 /**
  * The server's `clientError` hook: Node would answer a bare 400/431 with no body and no request id.
  * Where the socket is still writable, the answer is the contract's error envelope with a generated
- * X-Request-Id, then the connection closes. The raw packet is never logged (it may hold a key).
+ * X-Request-Id and the security headers every answer carries, then the connection closes. The raw packet is never logged (it may hold a key).
  */
 export function answerClientError(error: ClientError, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -57,6 +59,7 @@ export function answerClientError(error: ClientError, socket: Duplex): void {
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+      SECURITY_HEADER_LINES[(socket as Partial<TLSSocket>).encrypted ? 'https' : 'http'] +
       'Connection: close\r\n\r\n' +
       body,
   );
