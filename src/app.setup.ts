@@ -1,6 +1,7 @@
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
+import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
 import { securityHeaders } from './server/security-headers';
@@ -10,6 +11,8 @@ import { OpenApiDocument } from './openapi/openapi-document.store';
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
+  app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   // First, so every answer carries them: errors, refusals of bad escapes and /health included.
   app.use(securityHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -10,6 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 
@@ -34,7 +36,14 @@ export interface AppConfig {
   server: ServerConfig;
   /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
   metricsPort: number | null;
+  /**
+   * Which peers' `X-Forwarded-For` / `X-Forwarded-Proto` are believed (Express's `trust proxy`): none
+   * (false, the default), the nearest N hops, or the listed addresses, subnets and Express's names.
+   */
+  trustProxy: TrustProxy;
 }
+
+export type TrustProxy = false | number | string[];
 
 export interface ServerConfig {
   /** After SIGTERM, how long /health answers 500 while requests are still served. */
@@ -51,6 +60,30 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const MAX_TRUSTED_HOPS = 16;
+
+/** A hop count, or a comma-separated list of IP addresses, CIDR subnets and Express's range names. */
+function isTrustProxyValue(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (/^\d+$/.test(value)) return Number(value) <= MAX_TRUSTED_HOPS;
+  return trustProxyList(value).every(isTrustedAddress);
+}
+
+function trustProxyList(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim());
+}
+
+function isTrustedAddress(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /**
  * An optional whole-number variable within [min, max], refused with one message naming it. An empty
@@ -129,6 +162,16 @@ class EnvironmentVariables {
 
   @IntegerVariable('METRICS_PORT', 1, 65_535, { emptyIsUnset: true })
   METRICS_PORT?: number;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @ValidateBy(
+    { name: 'trustProxy', validator: { validate: isTrustProxyValue } },
+    {
+      message: `TRUST_PROXY must be a hop count from 0 to ${MAX_TRUSTED_HOPS} or a comma-separated list of IP addresses, CIDR subnets, ${TRUST_PROXY_NAMES.join(', ')}`,
+    },
+  )
+  TRUST_PROXY?: string;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -164,7 +207,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxConnections: vars.MAX_CONNECTIONS ?? 4_096,
     },
     metricsPort: metricsPort(vars),
+    trustProxy: trustProxy(vars.TRUST_PROXY),
   };
+}
+
+/** Unset or 0 trusts no proxy: a client's own X-Forwarded-* headers are then ignored. */
+function trustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  return trustProxyList(value);
 }
 
 /** Metrics never share the public listener: the public port must not expose them. */
