@@ -1,14 +1,20 @@
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
+import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
+import { securityHeaders } from './server/security-headers';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
+  app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
+  // First, so every answer carries them: errors, refusals of bad escapes and /health included.
+  app.use(securityHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
   // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.

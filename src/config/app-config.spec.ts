@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       },
       metricsPort: null,
       cacheBudgetBytes: 64 * 1024 * 1024,
+      trustProxy: false,
     });
   });
 
@@ -30,6 +31,28 @@ describe('loadConfig', () => {
       );
     }
   });
+
+  it('reads TRUST_PROXY as a hop count or an address list, off when unset, empty or 0', () => {
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it.each(['true', '17', '-1', '10.0.0.0/33', 'proxy.internal', '10.0.0.1,', '1.2.3.4/8/8', '::1/129'])(
+    'refuses TRUST_PROXY=%s with one line naming it',
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /^Invalid configuration: TRUST_PROXY must be /,
+      );
+    },
+  );
 
   it('reads the server lifecycle settings', () => {
     expect(

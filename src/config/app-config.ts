@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { isIP } from 'node:net';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
@@ -10,6 +11,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
 
@@ -36,7 +38,14 @@ export interface AppConfig {
   metricsPort: number | null;
   /** Bytes the in-memory caches of titles, searches and list pages may hold together (CACHE_BUDGET_MB). */
   cacheBudgetBytes: number;
+  /**
+   * Which peers' `X-Forwarded-For` / `X-Forwarded-Proto` are believed (Express's `trust proxy`): none
+   * (false, the default), the nearest N hops, or the listed addresses, subnets and Express's names.
+   */
+  trustProxy: TrustProxy;
 }
+
+export type TrustProxy = false | number | string[];
 
 export interface ServerConfig {
   /** After SIGTERM, how long /health answers 500 while requests are still served. */
@@ -59,6 +68,30 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Express's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const MAX_TRUSTED_HOPS = 16;
+
+/** A hop count, or a comma-separated list of IP addresses, CIDR subnets and Express's range names. */
+function isTrustProxyValue(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  if (/^\d+$/.test(value)) return Number(value) <= MAX_TRUSTED_HOPS;
+  return trustProxyList(value).every(isTrustedAddress);
+}
+
+function trustProxyList(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim());
+}
+
+function isTrustedAddress(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /**
  * An optional whole-number variable within [min, max], refused with one message naming it. An empty
@@ -140,6 +173,15 @@ class EnvironmentVariables {
 
   @IntegerVariable('CACHE_BUDGET_MB', 0, 16_384)
   CACHE_BUDGET_MB?: number;
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @ValidateBy(
+    { name: 'trustProxy', validator: { validate: isTrustProxyValue } },
+    {
+      message: `TRUST_PROXY must be a hop count from 0 to ${MAX_TRUSTED_HOPS} or a comma-separated list of IP addresses, CIDR subnets, ${TRUST_PROXY_NAMES.join(', ')}`,
+    },
+  )
+  TRUST_PROXY?: string;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -176,7 +218,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     metricsPort: metricsPort(vars),
     cacheBudgetBytes: (vars.CACHE_BUDGET_MB ?? DEFAULT_CACHE_BUDGET_MB) * 1024 * 1024,
+    trustProxy: trustProxy(vars.TRUST_PROXY),
   };
+}
+
+/** Unset or 0 trusts no proxy: a client's own X-Forwarded-* headers are then ignored. */
+function trustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined) return false;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  return trustProxyList(value);
 }
 
 /** Metrics never share the public listener: the public port must not expose them. */

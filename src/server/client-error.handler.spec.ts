@@ -30,6 +30,9 @@ describe('refusals before routing', () => {
     const requestId = /X-Request-Id: (\S+)/.exec(head)?.[1];
     expect(head).toMatch(/^HTTP\/1\.1 431 /);
     expect(head).toContain('Connection: close');
+    expect(head).toContain('X-Content-Type-Options: nosniff');
+    expect(head).toContain('Cache-Control: no-store');
+    expect(head).not.toContain('Strict-Transport-Security');
     expect(JSON.parse(body)).toEqual({
       error: { code: 'VALIDATION_ERROR', message: expect.any(String), request_id: requestId },
     });

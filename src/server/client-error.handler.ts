@@ -3,10 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { errorEnvelope } from '../common/errors/error-envelope';
 import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
 import type { RoutedRequests } from './routed-requests';
+import { SECURITY_HEADER_LINES } from './security-headers';
 
 /** What Node's HTTP parser passes to the server's `clientError` event. */
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -43,7 +45,8 @@ export function refusalFor(error: ClientError): Refusal {
 /**
  * The server's `clientError` hook: Node would answer a bare 400/431 with no body and no request id.
  * Where the socket is still writable, the answer is the contract's error envelope with a generated
- * X-Request-Id, then the connection closes. The raw packet is never logged (it may hold a key).
+ * X-Request-Id and the security headers every answer carries, then the connection closes. The raw
+ * packet is never logged (it may hold a key).
  *
  * Each request gets exactly one answer, in order (`routed` knows the request last given to the
  * application on this connection). A failure in the body of that request gets no answer of its
@@ -62,12 +65,12 @@ export function answerClientError(error: ClientError, socket: Duplex, routed?: R
     closeAfterAnswer(previous.response, socket);
     return;
   }
-  const refuse = () => socket.end(refusalBytes(error));
+  const refuse = () => socket.end(refusalBytes(error, socket));
   if (previous && !previous.response.writableEnded) previous.response.once('finish', refuse);
   else refuse();
 }
 
-function refusalBytes(error: ClientError): string {
+function refusalBytes(error: ClientError, socket: Duplex): string {
   const refusal = refusalFor(error);
   const requestId = randomUUID();
   const body = JSON.stringify(errorEnvelope(refusal.code, refusal.message, requestId));
@@ -77,6 +80,7 @@ function refusalBytes(error: ClientError): string {
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
+    SECURITY_HEADER_LINES[(socket as Partial<TLSSocket>).encrypted ? 'https' : 'http'] +
     'Connection: close\r\n\r\n' +
     body
   );

@@ -77,7 +77,7 @@ export function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer> {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      const listening = /Listening on (http:\/\/[^;]+);/.exec(stdout);
+      const listening = /Listening on (https?:\/\/[^;]+);/.exec(stdout);
       if (listening) {
         clearTimeout(timer);
         resolve(server(listening[1]));

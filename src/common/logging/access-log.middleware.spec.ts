@@ -53,7 +53,12 @@ describe('accessLog', () => {
     expect(app.lines[0]).toMatchObject({
       level: 30,
       msg: 'request completed',
-      req: { id: 'trace-1', method: 'GET', url: `/v1/titles/tt1?api_key=${REDACTED}` },
+      req: {
+        id: 'trace-1',
+        method: 'GET',
+        url: `/v1/titles/tt1?api_key=${REDACTED}`,
+        remoteAddress: '127.0.0.1',
+      },
       res: { statusCode: 404 },
     });
     expect(typeof app.lines[0].responseTime).toBe('number');
@@ -69,7 +74,7 @@ describe('accessLog', () => {
       expect.objectContaining({
         level: 50,
         msg: 'request errored',
-        req: { id: answer.requestId, method: 'GET', url: '/health' },
+        req: { id: answer.requestId, method: 'GET', url: '/health', remoteAddress: '127.0.0.1' },
         res: { statusCode: 500 },
       }),
     ]);
@@ -93,7 +98,10 @@ describe('accessLog', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(app.lines).toEqual([
-      expect.objectContaining({ msg: 'request aborted', req: expect.objectContaining({ url: '/slow' }) }),
+      expect.objectContaining({
+        msg: 'request aborted',
+        req: expect.objectContaining({ url: '/slow', remoteAddress: '127.0.0.1' }),
+      }),
     ]);
   });
 });

@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import { assignRequestId } from '../request-id/request-id';
 import { redactUrl } from './redact-url';
 
-type Request = IncomingMessage & { originalUrl?: string };
+/** Express adds `ip`: the client address it settles on under the `trust proxy` setting. */
+type Request = IncomingMessage & { originalUrl?: string; ip?: string };
 
 /** What one access line says about its request (its fields, without pino's own). */
 export interface AccessLine {
-  req: { id: string; method: string | undefined; url: string };
+  req: { id: string; method: string | undefined; url: string; remoteAddress: string | undefined };
   res: { statusCode: number };
   responseTime: number;
 }
@@ -15,7 +16,9 @@ export interface AccessLine {
 /**
  * One JSON line per request, written when its response has been sent (`request completed`, level
  * info; `request errored`, level error, for a 5xx) or when the connection closed first (`request
- * aborted`). It also gives the request its id (X-Request-Id) before anything else runs. The URL is
+ * aborted`). The client address is the one Express settles on: the peer's, or with TRUST_PROXY the
+ * nearest untrusted address of X-Forwarded-For. It also gives the request its id (X-Request-Id)
+ * before anything else runs. The URL is
  * logged with credentials redacted; headers never are. Nothing is built unless the line's level is
  * enabled, so at LOG_LEVEL=warn a successful request costs one listener.
  */
@@ -23,13 +26,20 @@ export function accessLog(logger: Logger) {
   return function accessLogMiddleware(req: Request, res: ServerResponse, next: () => void): void {
     const started = Date.now();
     const id = assignRequestId(req, res);
+    // Read now: the socket keeps its peer's address once asked, so an aborted request still has it.
+    const peerAddress = req.socket.remoteAddress;
     // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
     // closed first.
     res.once('close', () => {
       const level = res.statusCode >= 500 ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line: AccessLine = {
-        req: { id, method: req.method, url: redactUrl(req.originalUrl ?? req.url ?? '') },
+        req: {
+          id,
+          method: req.method,
+          url: redactUrl(req.originalUrl ?? req.url ?? ''),
+          remoteAddress: req.ip ?? peerAddress,
+        },
         res: { statusCode: res.statusCode },
         responseTime: Date.now() - started,
       };
