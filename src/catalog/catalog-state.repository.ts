@@ -19,7 +19,7 @@ export class CatalogStateRepository {
   constructor(private readonly db: Database) {}
 
   async current(): Promise<CatalogState> {
-    const rows = await this.db.prepared<CatalogState>('catalog_state_current', STATE_SQL);
+    const rows = await this.db.query<CatalogState>(STATE_SQL);
     if (!rows[0]) throw new Error('catalog_state has no row');
     return rows[0];
   }

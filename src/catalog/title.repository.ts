@@ -25,11 +25,9 @@ export class TitleRepository {
    * come from the same snapshot: an ingest commits titles and catalog_state together.
    */
   async findByImdbId(imdbId: string): Promise<{ version: string | null; row: TitleRow | null }> {
-    const rows = await this.db.prepared<TitleRow & { catalog_version: string | null }>(
-      'title_by_imdb_id',
-      TITLE_BY_IMDB_ID_SQL,
-      [imdbId],
-    );
+    const rows = await this.db.query<TitleRow & { catalog_version: string | null }>(TITLE_BY_IMDB_ID_SQL, [
+      imdbId,
+    ]);
     const row = rows[0];
     return { version: row?.catalog_version ?? null, row: row && row.id !== null ? row : null };
   }

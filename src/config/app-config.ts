@@ -16,7 +16,12 @@ import {
 } from 'class-validator';
 
 /** Where the service keeps its data: a PostgreSQL server, or the embedded PGlite database. */
-export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string };
+/**
+ * `directUrl` (DATABASE_DIRECT_URL) reaches PostgreSQL itself, not through a transaction pooler:
+ * the catalog load's session uses it when set (it needs one server connection throughout).
+ */
+export type DatabaseConfig =
+  { kind: 'postgres'; url: string; directUrl?: string } | { kind: 'embedded'; dataDir: string };
 
 export interface AppConfig {
   /** Listen port; 0 asks the system for a free one (the start-up log line names it). */
@@ -137,6 +142,13 @@ class EnvironmentVariables {
 
   @IsOptional()
   @Transform(emptyToUndefined)
+  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+    message: 'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
+  })
+  DATABASE_DIRECT_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
   @IsString()
   DATA_DIR?: string;
 
@@ -205,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: vars.HOST ?? '0.0.0.0',
     environment: vars.APP_ENV ?? 'development',
     database: vars.DATABASE_URL
-      ? { kind: 'postgres', url: vars.DATABASE_URL }
+      ? { kind: 'postgres', url: vars.DATABASE_URL, directUrl: vars.DATABASE_DIRECT_URL }
       : { kind: 'embedded', dataDir: vars.DATA_DIR ?? './.data' },
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,

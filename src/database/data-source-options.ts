@@ -6,22 +6,20 @@ import { embeddedEngineOptions } from './embedded-engine-options';
 import { ENTITIES } from './entities';
 import { logConnectionError, ResilientClient } from './resilient-client';
 
-/** The server cancels a statement after this long (sessions doing maintenance work may lift it). */
-const STATEMENT_TIMEOUT_MS = 30_000;
-
 /**
- * Options of every pg pool the service creates. Bounds keep a sick or unreachable database from
- * hanging requests or probes: connecting, each statement (server side) and each query (client side:
- * `query_timeout` answers even when the server cannot, in a partition; it is longer than the
- * statement timeout so a reachable server always cancels first). TCP keep-alive detects dead idle
- * connections. `Client` makes every connection handle its own errors (see `ResilientClient`).
+ * Options of every pg pool the service creates. None is a start-up parameter PostgreSQL would apply
+ * to the session (a transaction pooler such as PgBouncer refuses those, and a session setting would
+ * outlive the transaction there): request-path statements carry their own server deadline
+ * (`DeadlineQuery`, 2 s); TypeORM's (keys, migrations) get the server's default. Bounds keep a sick
+ * or unreachable database from hanging requests or probes: connecting, and each query on the client
+ * (`query_timeout` answers even when the server cannot, in a partition; request-path statements
+ * replace it with 2.5 s). TCP keep-alive detects dead idle connections. `Client` makes every
+ * connection handle its own errors (see `ResilientClient`).
  */
 export const POSTGRES_POOL = {
   max: 10,
-  connectionTimeoutMillis: 5_000,
-  statement_timeout: STATEMENT_TIMEOUT_MS,
-  query_timeout: STATEMENT_TIMEOUT_MS + 5_000,
-  idle_in_transaction_session_timeout: 60_000,
+  connectionTimeoutMillis: 2_000,
+  query_timeout: 35_000,
   keepAlive: true,
   keepAliveInitialDelayMillis: 10_000,
   Client: ResilientClient,

@@ -1,11 +1,12 @@
 import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
+import { Pool as PgPool, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { getPGliteInstance } from 'typeorm-pglite';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { POSTGRES_POOL, dataSourceOptions } from './data-source-options';
+import { hardenPool } from './resilient-client';
 import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
 import { releaseEmbeddedDatabaseLocks } from './embedded-lock';
 import { EmbeddedSearchDatabase, PostgresSearchDatabase, SearchDatabase } from './search-database';
@@ -13,6 +14,13 @@ import { runPendingMigrations } from './migration-runner';
 
 /** The names of the migrations this process applied at start (empty when the schema was current). */
 export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
+
+/** The pool of sessions (a catalog load) on DATABASE_DIRECT_URL: one server connection each. */
+function sessionPool(url: string): Pool {
+  return hardenPool(
+    new PgPool({ ...POSTGRES_POOL, max: 2, connectionString: url, application_name: 'catalog-api-session' }),
+  );
+}
 
 /**
  * TypeORM for entities and migrations, plus the raw-SQL `Database` gateway. Pending migrations are
@@ -44,7 +52,9 @@ export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
       inject: [DataSource, APP_CONFIG, APPLIED_MIGRATIONS],
       useFactory: async (dataSource: DataSource, config: AppConfig): Promise<Database> => {
         if (config.database.kind === 'embedded') return new EmbeddedDatabase(await getPGliteInstance());
-        return new PostgresDatabase((dataSource.driver as PostgresDriver).master as Pool);
+        const pool = (dataSource.driver as PostgresDriver).master as Pool;
+        const { directUrl } = config.database;
+        return new PostgresDatabase(pool, directUrl ? sessionPool(directUrl) : pool);
       },
     },
     {

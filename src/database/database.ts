@@ -1,8 +1,10 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { queryWithDeadline } from './deadline-query';
 
 /**
  * Sessions run maintenance work (a catalog load lifts its statement timeout; one merge may take
@@ -29,39 +31,53 @@ export interface SqlSession extends SqlExecutor {
  */
 export abstract class Database implements SqlExecutor {
   abstract readonly engine: 'postgres' | 'embedded';
-  abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /**
-   * The same for a hot statement, under a name unique to its SQL: PostgreSQL parses and plans it
-   * once per connection and then only binds and runs it. (PGlite runs it as `query` does.)
+   * One request-path statement. On PostgreSQL it is unnamed and carries its own deadline (see
+   * `DeadlineQuery`), so it is valid on whichever server connection a transaction pooler hands out.
    */
-  abstract prepared<Row = Record<string, unknown>>(
-    name: string,
-    sql: string,
-    params?: readonly unknown[],
-  ): Promise<Row[]>;
+  abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   abstract session<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
 }
 
-export class PostgresDatabase extends Database {
+export class PostgresDatabase extends Database implements OnApplicationShutdown {
   readonly engine = 'postgres' as const;
 
-  constructor(private readonly pool: Pool) {
+  /**
+   * `pool` serves requests (possibly through a transaction pooler); `sessionPool` serves sessions,
+   * which need one server connection throughout: DATABASE_DIRECT_URL's pool when it is set.
+   */
+  constructor(
+    private readonly pool: Pool,
+    private readonly sessionPool: Pool = pool,
+  ) {
     super();
   }
 
-  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(sql, params as unknown[])).rows as Row[];
+  query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    return queryWithDeadline<Row>(this.pool, sql, params);
   }
 
-  async prepared<Row>(name: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query({ name, text: sql, values: params as unknown[] })).rows as Row[];
+  /** The request pool is TypeORM's (closed with its DataSource); a session pool of its own is ours. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.sessionPool !== this.pool) await this.sessionPool.end();
   }
 
   async session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.sessionPool.connect();
     let failure: Error | undefined;
     try {
-      return await work(postgresSession(client));
+      // Behind a transaction pooler consecutive statements may land on different server
+      // connections: temporary tables, settings and locks vanish midway. Say so, in one line.
+      const backend = await backendPid(client);
+      const whole = async () => (await backendPid(client).catch(() => backend)) === backend;
+      let result: T;
+      try {
+        result = await work(postgresSession(client));
+      } catch (error) {
+        throw (await whole()) ? error : new SessionSplitError();
+      }
+      if (!(await whole())) throw new SessionSplitError();
+      return result;
     } catch (error) {
       failure = error instanceof Error ? error : new Error(String(error));
       throw error;
@@ -70,6 +86,19 @@ export class PostgresDatabase extends Database {
       client.release(failure);
     }
   }
+}
+
+/** A session's statements ran on more than one server connection. */
+export class SessionSplitError extends Error {
+  constructor() {
+    super(
+      'The database session was split across server connections (DATABASE_URL goes through a transaction pooler?): set DATABASE_DIRECT_URL to a direct PostgreSQL URL for the catalog load',
+    );
+  }
+}
+
+async function backendPid(client: PoolClient): Promise<number> {
+  return (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
 }
 
 /** pg reads `query_timeout` from a query's own config before the client's (per-query deadline). */
@@ -114,10 +143,6 @@ export class EmbeddedDatabase extends Database {
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return (await this.pglite.query<Row>(sql, params as unknown[])).rows;
-  }
-
-  prepared<Row>(_name: string, sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return this.query<Row>(sql, params);
   }
 
   session<T>(work: (session: SqlSession) => Promise<T>): Promise<T> {

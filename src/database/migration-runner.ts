@@ -1,25 +1,35 @@
-import type { DataSource, Migration } from 'typeorm';
+import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
 
 /** Arbitrary but fixed: every replica and CLI process contends for the same advisory lock. */
 const MIGRATION_LOCK_KEY = 7_301_114_520;
 
 /**
- * Applies pending migrations under a session-level advisory lock held on a dedicated connection,
- * so replicas starting together apply each migration exactly once; the lock is freed in `finally`.
+ * Applies pending migrations in one transaction that first takes a transaction-scoped advisory
+ * lock, so replicas starting together apply each migration exactly once, and the lock lives and
+ * ends with the transaction: valid behind a transaction pooler, where a session-level lock would
+ * stay on whichever server connection took it. TypeORM's executor reads what is applied after the
+ * lock, on the same transaction, and starts none of its own (`transaction: 'all'` on a runner
+ * already in one).
  */
 export async function runPendingMigrations(dataSource: DataSource): Promise<Migration[]> {
   if (await allMigrationsApplied(dataSource)) return [];
-  const lockRunner = dataSource.createQueryRunner();
-  await lockRunner.connect();
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
   try {
-    await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await runner.startTransaction();
     try {
-      return await dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await lockRunner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'all';
+      const applied = await executor.executePendingMigrations();
+      await runner.commitTransaction();
+      return applied;
+    } catch (error) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
     }
   } finally {
-    await lockRunner.release();
+    await runner.release();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
+import { queryWithDeadline } from './deadline-query';
 import { hardenPool } from './resilient-client';
 import { POSTGRES_POOL } from './data-source-options';
 import type { Database, SqlExecutor } from './database';
@@ -7,7 +8,7 @@ import type { Database, SqlExecutor } from './database';
 /**
  * Searches get their own bounded share of the database, so a slow or heavy search never makes
  * lookups, lists, /health or limit checks wait for a connection: on PostgreSQL a small pool of its
- * own with a statement timeout (a search that cannot finish in time fails promptly, and the filter
+ * own, each statement under the request-path deadline (a search that cannot finish in time fails promptly, and the filter
  * answers 500 INTERNAL_ERROR); on the embedded database, which runs one statement at a time anyway,
  * a limit on how many searches are queued at once.
  */
@@ -18,8 +19,6 @@ export abstract class SearchDatabase implements SqlExecutor {
 /** The search pool's overrides of the shared pool options. */
 export const SEARCH_POOL = {
   max: 4,
-  statement_timeout: 2_000,
-  connectionTimeoutMillis: 2_000,
 };
 
 /** Searches waiting or running at once on the embedded database; more wait their turn. */
@@ -43,7 +42,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(sql, params as unknown[])).rows as Row[];
+    return queryWithDeadline<Row>(this.pool, sql, params);
   }
 
   async onApplicationShutdown(): Promise<void> {
