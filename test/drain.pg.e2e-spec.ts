@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import { Client } from 'pg';
 import { ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
@@ -78,12 +79,16 @@ describe('graceful drain on SIGTERM', () => {
 
   it('exits at once on a second signal', async () => {
     const server = await ServerProcess.start(PORT, { DATABASE_URL: url, SHUTDOWN_GRACE_MS: '60000' });
+    // A client connected (kept alive): without one, SIGTERM stops at once instead of draining.
+    const client = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
+      expect((await server.get('/health', {}, client)).status).toBe(200);
       server.child.kill('SIGTERM');
       await eventually(async () => (await server.get('/health')).status === 500, 5_000, 20);
       server.child.kill('SIGTERM');
       expect(await server.exited).toEqual({ code: 1, signal: null });
     } finally {
+      client.destroy();
       await server.stop('SIGKILL');
     }
   });

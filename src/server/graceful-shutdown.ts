@@ -7,21 +7,40 @@ const logger = new Logger('Shutdown');
 /** Closing the pools and Redis after the server stopped gets this long before the exit is forced. */
 const CLOSE_TIMEOUT_MS = 10_000;
 
+/** How many connections the server holds open now (keep-alive ones included). */
+export function openConnections(server: Server): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 1 : count)));
+}
+
+/**
+ * How long /health fails while requests are still served before the listener closes. The grace
+ * period is for a load balancer that routes here; Ctrl-C (SIGINT) is a person at a terminal, and a
+ * server holding no connection has no client to move, so both stop at once.
+ */
+export async function gracePeriodFor(signal: string, server: Server, config: ServerConfig) {
+  if (signal === 'SIGINT') return { ms: 0, reason: 'interactive stop' };
+  if ((await openConnections(server)) === 0) return { ms: 0, reason: 'no open connections' };
+  return { ms: config.shutdownGraceMs, reason: null };
+}
+
 /**
  * The rolling-deploy drain, in order: /health answers 500 at once (readiness fails) while requests
- * are still served for the grace period, so endpoints drop the pod before it stops listening; then
- * the server stops accepting, idle keep-alive connections close, in-flight requests finish (each
- * answer closes its connection; after `shutdownTimeoutMs` the rest are cut), then the application
- * closes (pools, Redis) and the process exits 0.
+ * are still served for the grace period (`gracePeriodFor`), so endpoints drop the pod before it
+ * stops listening; then the server stops accepting, idle keep-alive connections close, in-flight
+ * requests finish (each answer closes its connection; after `shutdownTimeoutMs` the rest are cut),
+ * then the application closes (pools, Redis) and the process exits 0.
  */
 export async function drain(app: INestApplication, config: ServerConfig, signal: string): Promise<void> {
   app.get(DrainState).start();
-  logger.log(
-    `${signal}: draining; /health answers 500, requests are served for ${config.shutdownGraceMs} ms`,
-  );
-  await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
-
   const server = app.getHttpServer() as Server;
+  const grace = await gracePeriodFor(signal, server, config);
+  if (grace.reason) {
+    logger.log(`${signal}: stopping now (${grace.reason}); in-flight requests finish first`);
+  } else {
+    logger.log(`${signal}: draining; /health answers 500, requests are served for ${grace.ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, grace.ms));
+  }
+
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const cut = setTimeout(() => {
