@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { Job } from 'kubernetes-models/batch/v1/Job';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Service } from 'kubernetes-models/v1/Service';
 
@@ -20,6 +21,7 @@ describe('Kubernetes manifests', () => {
   const autoscaler = new HorizontalPodAutoscaler(manifest('horizontalpodautoscaler.json'));
   const migrate = new Job(manifest('migrate-job.json'));
   const ingest = new Job(manifest('ingest-job.json'));
+  const ingress = new Ingress(manifest('ingress.json'));
   const pod = deployment.spec!.template.spec!;
   const container = pod.containers[0];
   const podLabels = deployment.spec!.template.metadata!.labels!;
@@ -33,11 +35,12 @@ describe('Kubernetes manifests', () => {
       'deployment.json',
       'horizontalpodautoscaler.json',
       'ingest-job.json',
+      'ingress.json',
       'migrate-job.json',
       'poddisruptionbudget.json',
       'service.json',
     ]);
-    for (const model of [deployment, service, budget, autoscaler, migrate, ingest]) {
+    for (const model of [deployment, service, budget, autoscaler, migrate, ingest, ingress]) {
       expect(() => model.validate()).not.toThrow();
     }
   });
@@ -114,5 +117,29 @@ describe('Kubernetes manifests', () => {
       command: ['node', 'dist/cli.js'],
     });
     expect(ingest.spec!.template.spec!.containers[0].args![0]).toBe('catalog:ingest');
+  });
+
+  it('terminates TLS at the Ingress from a Secret, cert-manager shown, and routes only to the API port', () => {
+    const tls = ingress.spec!.tls!;
+    const rules = ingress.spec!.rules!;
+    expect(tls).toHaveLength(1);
+    expect(tls[0].secretName).toEqual(expect.any(String));
+    // Every host of a rule is served with the TLS secret's certificate.
+    for (const rule of rules) expect(tls[0].hosts).toContain(rule.host);
+    expect(ingress.metadata!.annotations).toHaveProperty(['cert-manager.io/cluster-issuer']);
+    const backends = rules.flatMap((rule) => rule.http!.paths.map((path) => path.backend.service!));
+    for (const backend of backends) {
+      expect(backend).toEqual({ name: service.metadata!.name, port: { name: 'http' } });
+    }
+  });
+
+  it('believes the forwarded headers of one proxy (the ingress controller) and no more', () => {
+    expect(container.env).toContainEqual({ name: 'TRUST_PROXY', value: '1' });
+  });
+
+  it('the Ingress validation catches a broken manifest', () => {
+    const broken = manifest('ingress.json');
+    broken.spec.tls[0].hosts = 'catalog.example.com';
+    expect(() => new Ingress(broken).validate()).toThrow();
   });
 });

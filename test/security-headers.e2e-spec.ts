@@ -64,6 +64,12 @@ describe('security headers on every answer (plain HTTP)', () => {
     expectSecurityHeaders(unchanged);
   });
 
+  it('the OpenAPI document names the HTTPS form of the base URL', async () => {
+    const res = await t.http().get('/openapi.json').expect(200);
+    expect(res.body.servers).toEqual([expect.objectContaining({ url: 'https://{host}' })]);
+    expect(res.body.servers[0].variables.host.default).toEqual(expect.any(String));
+  });
+
   it('a forged X-Forwarded-Proto does not bring HSTS (no proxy is trusted by default)', async () => {
     const res = await t.get('/health').set('X-Forwarded-Proto', 'https').expect(200);
     expect(res.headers['strict-transport-security']).toBeUndefined();

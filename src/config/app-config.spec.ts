@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       metricsPort: null,
       cacheBudgetBytes: 64 * 1024 * 1024,
       trustProxy: false,
+      tls: null,
     });
   });
 
@@ -30,6 +31,20 @@ describe('loadConfig', () => {
         'Invalid configuration: CACHE_BUDGET_MB must be an integer from 0 to 16384',
       );
     }
+  });
+
+  it('reads TLS_CERT_FILE and TLS_KEY_FILE together, and refuses one without the other', () => {
+    expect(loadConfig({ TLS_CERT_FILE: '/tls/tls.crt', TLS_KEY_FILE: '/tls/tls.key' }).tls).toEqual({
+      certFile: '/tls/tls.crt',
+      keyFile: '/tls/tls.key',
+    });
+    expect(loadConfig({ TLS_CERT_FILE: '', TLS_KEY_FILE: '' }).tls).toBeNull();
+    expect(() => loadConfig({ TLS_CERT_FILE: '/tls/tls.crt' })).toThrow(
+      'Invalid configuration: TLS_KEY_FILE must be set with TLS_CERT_FILE',
+    );
+    expect(() => loadConfig({ TLS_KEY_FILE: '/tls/tls.key' })).toThrow(
+      'Invalid configuration: TLS_CERT_FILE must be set with TLS_KEY_FILE',
+    );
   });
 
   it('reads TRUST_PROXY as a hop count or an address list, off when unset, empty or 0', () => {

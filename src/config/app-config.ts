@@ -48,6 +48,14 @@ export interface AppConfig {
    * (false, the default), the nearest N hops, or the listed addresses, subnets and Express's names.
    */
   trustProxy: TrustProxy;
+  /** PEM files that make the API port speak HTTPS; null (both unset) serves plain HTTP. */
+  tls: TlsConfig | null;
+}
+
+/** The certificate chain and private key files, read at start and again when they change. */
+export interface TlsConfig {
+  certFile: string;
+  keyFile: string;
 }
 
 export type TrustProxy = false | number | string[];
@@ -194,6 +202,16 @@ class EnvironmentVariables {
     },
   )
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  TLS_CERT_FILE?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsString()
+  TLS_KEY_FILE?: string;
 }
 
 /** Raised for bad configuration; its message is one line naming the variable. */
@@ -231,7 +249,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsPort: metricsPort(vars),
     cacheBudgetBytes: (vars.CACHE_BUDGET_MB ?? DEFAULT_CACHE_BUDGET_MB) * 1024 * 1024,
     trustProxy: trustProxy(vars.TRUST_PROXY),
+    tls: tlsFiles(vars),
   };
+}
+
+/** Both files or neither: a certificate without its key (or the reverse) cannot serve HTTPS. */
+function tlsFiles(vars: EnvironmentVariables): TlsConfig | null {
+  const { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } = vars;
+  if (certFile && keyFile) return { certFile, keyFile };
+  if (certFile) throw new ConfigError('Invalid configuration: TLS_KEY_FILE must be set with TLS_CERT_FILE');
+  if (keyFile) throw new ConfigError('Invalid configuration: TLS_CERT_FILE must be set with TLS_KEY_FILE');
+  return null;
 }
 
 /** Unset or 0 trusts no proxy: a client's own X-Forwarded-* headers are then ignored. */

@@ -18,6 +18,14 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         'and per month.',
     )
     .setVersion(API_VERSION)
+    // The form clients should use; a server without TLS_CERT_FILE behind no TLS proxy is http://.
+    .addServer(
+      'https://{host}',
+      'The service over HTTPS: its own TLS port (TLS_CERT_FILE) or the TLS-terminating proxy in front of it',
+      {
+        host: { default: 'localhost:3000', description: "The deployment's host name, and port when not 443" },
+      },
+    )
     .addTag('catalog', 'Titles: search, lookup, movie and series lists (API key required)')
     .addTag('usage', "The calling key's limits and standing (API key required)")
     .addTag('health', 'Service and catalog health (public)')

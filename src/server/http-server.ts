@@ -1,9 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
+import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface';
 import type { Server } from 'node:http';
+import { type SecureVersion, Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, type AppConfig, type ServerConfig } from '../config/app-config';
 import { answerClientError } from './client-error.handler';
 import { DrainState } from './drain-state';
 import { RoutedRequests } from './routed-requests';
+import { type TlsCredentials, secureContextOptions } from './tls-credentials';
 
 /**
  * Fixed bounds on what one connection may cost (docs/operations.md). A request head must arrive
@@ -16,6 +19,18 @@ export const SERVER_TIMEOUTS = {
   requestTimeoutMs: 30_000,
   idleSocketTimeoutMs: 40_000,
 } as const;
+
+/**
+ * The HTTPS server's options: the credentials, TLS 1.2 or newer, a handshake bounded like a head.
+ * Nest passes them to `https.createServer` as they are (its type lists fewer fields than Node's).
+ */
+export function httpsServerOptions(
+  credentials: TlsCredentials,
+): HttpsOptions & { minVersion?: SecureVersion; handshakeTimeout: number } {
+  return { ...secureContextOptions(credentials), handshakeTimeout: SERVER_TIMEOUTS.headersTimeoutMs };
+}
+
+const logger = new Logger('HTTP');
 
 /**
  * Applies the timeouts, the connection bound, the refusal hook, the `Expect` reading and the drain
@@ -33,6 +48,14 @@ export function configureHttpServer(server: Server, config: ServerConfig, drain:
   // No route reads a body, so an expectation about it (anything but 100-continue) is ignored and
   // the request routed as usual; without this listener Node answers a bare 417 itself.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
+  // A TLS port cannot answer a plain-HTTP request (it has no TLS session to answer in): Node closes
+  // the connection, as for any failed handshake; this only keeps it out of the error log.
+  if (server instanceof TlsServer) {
+    server.on('tlsClientError', (error: Error & { code?: string }, socket) => {
+      logger.debug(`Refused a connection before TLS was set up (${error.code ?? error.message})`);
+      socket.destroy();
+    });
+  }
   // While draining, every answer closes its connection, so clients move to another replica.
   server.prependListener('request', (_req, res) => {
     if (drain.draining) res.setHeader('Connection', 'close');

@@ -1,10 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server as HttpsServer } from 'node:https';
 import { AppModule } from '../app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
 import type { AppConfig } from '../config/app-config';
+import { CertificateReloader } from '../server/certificate-reloader';
 import { drainOnSignals } from '../server/graceful-shutdown';
+import { httpsServerOptions } from '../server/http-server';
+import { readTlsCredentials } from '../server/tls-credentials';
 import { preflight } from './preflight';
 import { listenFailure } from './startup-failure';
 import { reportStartup } from './startup-report';
@@ -15,6 +19,7 @@ import { reportStartup } from './startup-report';
  */
 export async function startServer(config: AppConfig): Promise<void> {
   await preflight(config);
+  const tls = config.tls ? readTlsCredentials(config.tls) : null;
   // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
   // over; a start that fails before then prints only its one line.
   const app = await NestFactory.create<NestExpressApplication>(
@@ -23,6 +28,7 @@ export async function startServer(config: AppConfig): Promise<void> {
     {
       ...APP_OPTIONS,
       autoFlushLogs: false,
+      httpsOptions: tls ? httpsServerOptions(tls) : undefined,
     },
   );
   configureApp(app);
@@ -31,6 +37,7 @@ export async function startServer(config: AppConfig): Promise<void> {
   await app.listen(port, host).catch((error: unknown) => {
     throw listenFailure(error, { port, host });
   });
+  if (config.tls && tls) new CertificateReloader(app.getHttpServer() as HttpsServer, config.tls, tls).start();
   drainOnSignals(app, config.server);
   await reportStartup(app, config);
 }

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../config/app-config';
 import { ConfigError } from '../config/app-config';
 import { EmbeddedDatabaseBusyError } from '../database/embedded-lock';
+import { TlsFileError } from '../server/tls-credentials';
 import { redactUrl } from './database-label';
 
 /** A start-up failure an operator caused; its message is one line naming the variable and the cause. */
@@ -131,6 +132,7 @@ export function describeStartupFailure(error: unknown, config?: AppConfig): stri
   if (
     error instanceof ConfigError ||
     error instanceof StartupFailure ||
+    error instanceof TlsFileError ||
     error instanceof EmbeddedDatabaseBusyError
   ) {
     return error.message;

@@ -48,7 +48,7 @@ export async function reportStartup(app: INestApplication, config: AppConfig): P
   try {
     const state = await app.get(CatalogStateRepository).current();
     const { info, warnings } = startupMessages({
-      url: `http://${config.host.includes(':') ? host : config.host}:${address.port}`,
+      url: `${config.tls ? 'https' : 'http'}://${config.host.includes(':') ? host : config.host}:${address.port}`,
       database: databaseLabel(config.database),
       embedded: config.database.kind === 'embedded',
       catalogVersion: state.catalogVersion,
