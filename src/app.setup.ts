@@ -1,13 +1,15 @@
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
+import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lines';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
-  app.useLogger(app.get(Logger));
+  // Nest's own start-up lines (modules, routes) at debug: at info, the service's lines stand alone.
+  app.useLogger(new FrameworkStartLinesAtDebug(app.get(Logger)));
   app.disable('x-powered-by');
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);

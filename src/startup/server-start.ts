@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
+import { DevelopmentKeyBootstrap } from '../auth/development-key.bootstrap';
 import type { AppConfig } from '../config/app-config';
 import { drainOnSignals } from '../server/graceful-shutdown';
 import { preflight } from './preflight';
@@ -15,8 +17,8 @@ import { reportStartup } from './startup-report';
  */
 export async function startServer(config: AppConfig): Promise<void> {
   await preflight(config);
-  // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
-  // over; a start that fails before then prints only its one line.
+  // Every log line of the start (Nest's, TypeORM's retries, the listen error Nest logs itself)
+  // stays buffered until the server listens: a start that fails prints only its one line.
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config),
     createHttpAdapter(),
@@ -26,11 +28,13 @@ export async function startServer(config: AppConfig): Promise<void> {
     },
   );
   configureApp(app);
-  app.flushLogs();
   const { port, host } = config;
   await app.listen(port, host).catch((error: unknown) => {
     throw listenFailure(error, { port, host });
   });
+  app.flushLogs();
   drainOnSignals(app, config.server);
+  const listening = app.getHttpServer().address() as AddressInfo;
+  await app.get(DevelopmentKeyBootstrap).createOnFirstRun(`http://localhost:${listening.port}`);
   await reportStartup(app, config);
 }
