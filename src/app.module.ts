@@ -45,9 +45,9 @@ export class AppModule {
         // @Public() skip both. Query validation and the handler come after.
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: LimitsGuard },
-        ...(config.firstRunSetup && config.database.kind === 'embedded'
-          ? [DevelopmentKeyBootstrap, SampleCatalogBootstrap]
-          : []),
+        // Called by the server once it listens (`startServer`); it checks the first-run setting itself.
+        DevelopmentKeyBootstrap,
+        ...(config.firstRunSetup && config.database.kind === 'embedded' ? [SampleCatalogBootstrap] : []),
       ],
     };
   }

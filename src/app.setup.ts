@@ -2,6 +2,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lines';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { configureAppServer } from './server/http-server';
 import { securityHeaders } from './server/security-headers';
@@ -9,7 +10,8 @@ import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
-  app.useLogger(app.get(Logger));
+  // Nest's own start-up lines (modules, routes) at debug: at info, the service's lines stand alone.
+  app.useLogger(new FrameworkStartLinesAtDebug(app.get(Logger)));
   app.disable('x-powered-by');
   // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);

@@ -71,6 +71,14 @@ describe('graceful drain on SIGTERM', () => {
       expect(JSON.parse(answer.body).data[0].imdb_id).toBe(SERVED_IDS[0]);
       expect(await server.exited).toEqual({ code: 0, signal: null });
       expect(server.logs()).toContain('Stopped serving; closing the database');
+      // Issue 24 item 6: the drain is expected; its refused probes are not logged as failures.
+      const lines = server
+        .logs()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+      expect(lines.filter((line) => /draining|Stopped serving/.test(line.msg))).toHaveLength(2);
     } finally {
       await locker.end().catch(() => undefined);
       await server.stop('SIGKILL');

@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApp } from './support/test-app';
+import { DataSource } from 'typeorm';
+import { DevelopmentKeyBootstrap } from '../src/auth/development-key.bootstrap';
+import { type TestApp, createTestApp } from './support/test-app';
 import { TEST_ENGINE, type TestDatabase, createTestDatabase } from './support/test-database';
 
 /** What `npm start` does on a fresh machine: sample catalog and a development key, embedded only. */
 describe('first run', () => {
   let database: TestDatabase;
   let printed: string[];
-  let stdoutWrite: jest.SpyInstance;
+  let stderrWrite: jest.SpyInstance;
 
   beforeAll(async () => {
     if (TEST_ENGINE === 'embedded') {
@@ -23,20 +25,26 @@ describe('first run', () => {
   });
   beforeEach(() => {
     printed = [];
-    stdoutWrite = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderrWrite = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       printed.push(String(chunk));
       return true;
     });
   });
-  afterEach(() => stdoutWrite.mockRestore());
+  afterEach(() => stderrWrite.mockRestore());
   afterAll(() => database.drop());
 
+  /** What the server does once it listens (`startServer`). */
+  const announce = (app: TestApp) =>
+    app.app.get(DevelopmentKeyBootstrap).createOnFirstRun('http://localhost:3000');
   const printedKey = () => /mov_live_[A-Za-z0-9_-]{43}/.exec(printed.join(''))?.[0];
 
   if (TEST_ENGINE === 'embedded') {
-    it('loads the sample catalog and prints a working development key once', async () => {
+    it('loads the sample catalog and prints a working development key once, on stderr', async () => {
       const app = await createTestApp({ firstRunSetup: true }, database);
       try {
+        // A first run has no key at all: the test harness's own key goes first.
+        await app.app.get(DataSource).query('DELETE FROM api_keys');
+        await announce(app);
         const key = printedKey();
         expect(key).toBeDefined();
         const { catalog } = (await app.get('/health').expect(200)).body.data[0];
@@ -56,6 +64,7 @@ describe('first run', () => {
     it('does neither again once the database has keys and a catalog', async () => {
       const app = await createTestApp({ firstRunSetup: true }, database);
       try {
+        await announce(app);
         expect(printedKey()).toBeUndefined();
         expect((await app.get('/health').expect(200)).body.data[0].catalog.catalog_version).toBe('sample');
       } finally {
@@ -66,6 +75,7 @@ describe('first run', () => {
     it('creates no key and loads nothing with DATABASE_URL', async () => {
       const app = await createTestApp({ firstRunSetup: true }, database);
       try {
+        await announce(app);
         expect(printedKey()).toBeUndefined();
         expect(await app.apiKeys.count()).toBe(1); // the test's own key
         expect((await app.get('/health').expect(200)).body.data[0].catalog).toMatchObject({

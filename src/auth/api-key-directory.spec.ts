@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import type { ErrorCode } from '../common/errors/error-catalogue';
 import { hashApiKey } from './api-key-format';
-import { ApiKeyDirectory, KEY_REFRESH_INTERVAL_MS } from './api-key-directory';
+import { ApiKeyDirectory, KEY_MISS_REREAD_INTERVAL_MS, KEY_REFRESH_INTERVAL_MS } from './api-key-directory';
 import { ApiKeyService, type KeyChangeListener, type StoredKeyState } from './api-key.service';
 
 const KEY = `mov_live_${'k'.repeat(43)}`;
@@ -34,7 +34,19 @@ function fakeService() {
 
 function codeOf(work: () => unknown): ErrorCode | 'accepted' {
   try {
-    work();
+    const answer = work();
+    expect(answer).not.toBeInstanceOf(Promise);
+    return 'accepted';
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return (error as ApiError).code;
+  }
+}
+
+/** `codeOf` for an answer that may wait for the directory's re-read (an unknown key). */
+async function eventualCodeOf(work: () => unknown): Promise<ErrorCode | 'accepted'> {
+  try {
+    await work();
     return 'accepted';
   } catch (error) {
     expect(error).toBeInstanceOf(ApiError);
@@ -71,19 +83,49 @@ describe('ApiKeyDirectory', () => {
     ['an empty header', '', 'MISSING_API_KEY'],
     ['another scheme', `Token ${KEY}`, 'INVALID_API_KEY'],
     ['a malformed key', 'Bearer mov_live_short', 'INVALID_API_KEY'],
-    ['a well-formed key nobody has', `Bearer ${OTHER_KEY}`, 'INVALID_API_KEY'],
-  ])('refuses %s without a query', (_case, header, code) => {
+  ])('refuses %s at once, without a query', (_case, header, code) => {
     expect(codeOf(() => directory.authenticate(header))).toBe(code);
     expect(queries()).toBe(1);
   });
 
-  it('refuses a flood of distinct unknown keys without a query, and still knows its own keys', () => {
-    for (let i = 0; i < 20_000; i++) {
+  it('refuses a well-formed key nobody has after one re-read of the recent changes', async () => {
+    const answer = eventualCodeOf(() => directory.authenticate(`Bearer ${OTHER_KEY}`));
+    await jest.advanceTimersByTimeAsync(0);
+    expect(await answer).toBe('INVALID_API_KEY');
+    expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+  });
+
+  it('accepts a key another process has just created on its first request', async () => {
+    fake.service.statesChangedWithin.mockResolvedValue([state(OTHER_KEY)]);
+    const answer = directory.authenticate(`Bearer ${OTHER_KEY}`);
+    await jest.advanceTimersByTimeAsync(0);
+    await expect(answer).resolves.toEqual({ id: 'id-o', rpm: 120, monthlyQuota: 50_000 });
+    // From then on it is known: answered from memory.
+    expect(codeOf(() => directory.authenticate(`Bearer ${OTHER_KEY}`))).toBe('accepted');
+  });
+
+  it('shares re-reads among a flood of distinct unknown keys: one per interval, and still knows its own keys', async () => {
+    const answers: Promise<ErrorCode | 'accepted'>[] = [];
+    for (let i = 0; i < 5_000; i++) {
       const key = `mov_live_${String(i).padStart(43, 'x')}`;
-      expect(codeOf(() => directory.authenticate(`Bearer ${key}`))).toBe('INVALID_API_KEY');
+      answers.push(eventualCodeOf(() => directory.authenticate(`Bearer ${key}`)));
+      // 5,000 keys over one second.
+      if (i % 5 === 4) await jest.advanceTimersByTimeAsync(1);
     }
-    expect(queries()).toBe(1);
+    await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
+    expect(new Set(await Promise.all(answers))).toEqual(new Set(['INVALID_API_KEY']));
+    const rereads = fake.service.statesChangedWithin.mock.calls.length;
+    expect(rereads).toBeGreaterThan(1);
+    expect(rereads).toBeLessThanOrEqual(1 + 1000 / KEY_MISS_REREAD_INTERVAL_MS + 1);
+    expect(fake.service.allStates).toHaveBeenCalledTimes(1);
     expect(directory.authenticate(`Bearer ${KEY}`)).toMatchObject({ id: 'id-k' });
+  });
+
+  it('answers an unknown key within a bounded wait when the re-read hangs', async () => {
+    fake.service.statesChangedWithin.mockReturnValue(new Promise(() => undefined));
+    const answer = eventualCodeOf(() => directory.authenticate(`Bearer ${OTHER_KEY}`));
+    await jest.advanceTimersByTimeAsync(250);
+    expect(await answer).toBe('INVALID_API_KEY');
   });
 
   it('refuses a key disabled by another process after the next refresh, within the 10 s rule', async () => {
@@ -122,6 +164,8 @@ describe('ApiKeyDirectory', () => {
   it('reloads everything now and then, so a deleted key goes', async () => {
     fake.service.allStates.mockResolvedValue([]);
     await jest.advanceTimersByTimeAsync(60_000);
-    expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('INVALID_API_KEY');
+    const answer = eventualCodeOf(() => directory.authenticate(`Bearer ${KEY}`));
+    await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
+    expect(await answer).toBe('INVALID_API_KEY');
   });
 });

@@ -6,18 +6,29 @@ import { ApiKeyService, type StoredKeyState } from './api-key.service';
 
 /**
  * How often every replica re-reads the keys changed lately. A disable made by another process is
- * refused everywhere within about this long (the contract allows 10 s); a new key is accepted.
+ * refused everywhere within about this long (the contract allows 10 s). A new key does not wait
+ * for it: an unknown key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
  */
 export const KEY_REFRESH_INTERVAL_MS = 2_000;
 /** Each refresh re-reads keys changed within the time since the last good one plus this margin. */
 const REFRESH_OVERLAP_S = 10;
 /** Deletions and changes made outside `updated_at` are picked up by a full reload this often. */
 const FULL_RELOAD_INTERVAL_MS = 60_000;
+/**
+ * A well-formed key this replica does not know waits for a re-read of the recent changes, so a key
+ * another process (the CLI) has just created works on its first request. Re-reads start at most
+ * this often, whatever the number of unknown keys: a flood of forged keys costs at most
+ * 1000 / KEY_MISS_REREAD_INTERVAL_MS statements a second, shared by all of them.
+ */
+export const KEY_MISS_REREAD_INTERVAL_MS = 50;
+/** An unknown key waits at most this long for the re-read: a slow database does not hold its 401. */
+const KEY_MISS_WAIT_MS = 250;
 
 /**
- * Every stored key (hash → policy and disabled flag), held by every replica: authentication costs no
- * query, an unknown key (well-formed or not) costs none either, and a flood of distinct keys evicts
- * nothing.
+ * Every stored key (hash → policy and disabled flag), held by every replica: authenticating a known
+ * key costs no query; a malformed one costs none either, and well-formed unknown ones share one
+ * re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A flood of distinct keys
+ * evicts nothing.
  */
 @Injectable()
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
@@ -29,6 +40,10 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private lastRefreshAt = 0;
   private lastFullLoadAt = 0;
   private refreshing = false;
+  /** The miss re-read that has not started yet (later misses join it), and the latest one. */
+  private nextMissReread: Promise<void> | undefined;
+  private lastMissReread: Promise<void> = Promise.resolve();
+  private lastMissRereadAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly apiKeys: ApiKeyService) {}
 
@@ -43,16 +58,23 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     this.unsubscribe?.();
   }
 
-  /** The key policy for an Authorization header, or the contract's 401/403 error. */
-  authenticate(authorization: string | string[] | undefined): AuthenticatedKey {
+  /**
+   * The key policy for an Authorization header, or the contract's 401/403 error. A known key is
+   * answered from memory, synchronously; a well-formed unknown one after the next miss re-read.
+   */
+  authenticate(authorization: string | string[] | undefined): AuthenticatedKey | Promise<AuthenticatedKey> {
     const credentials = readBearerCredentials(authorization);
     if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
     if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
     // The map is keyed by SHA-256 of 256-bit secrets: timing reveals nothing usable about a key.
-    const stored = this.byHash.get(hashApiKey(credentials.key));
-    if (!stored) throw new ApiError('INVALID_API_KEY');
-    if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
-    return { id: stored.id, rpm: stored.rpm, monthlyQuota: stored.monthlyQuota };
+    const keyHash = hashApiKey(credentials.key);
+    const stored = this.byHash.get(keyHash);
+    if (stored) return policyOf(stored);
+    return this.awaitMissReread().then(() => {
+      const created = this.byHash.get(keyHash);
+      if (!created) throw new ApiError('INVALID_API_KEY');
+      return policyOf(created);
+    });
   }
 
   /** Re-reads recent changes (or everything, now and then, or after failures); never throws. */
@@ -64,9 +86,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
       if (startedAt - this.lastFullLoadAt >= FULL_RELOAD_INTERVAL_MS) {
         await this.reloadAll();
       } else {
-        const seconds = (startedAt - this.lastRefreshAt) / 1000 + REFRESH_OVERLAP_S;
-        for (const key of await this.apiKeys.statesChangedWithin(seconds)) this.put(key);
-        this.lastRefreshAt = startedAt;
+        await this.readRecentChanges();
       }
     } catch (error) {
       // Keep serving the keys as last known; the next refresh reads a longer stretch.
@@ -74,6 +94,49 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     } finally {
       this.refreshing = false;
     }
+  }
+
+  /**
+   * Resolves after a re-read that started after this call (so it sees a key committed before the
+   * request arrived), or after KEY_MISS_WAIT_MS. Misses share re-reads: one waits to start (at
+   * least KEY_MISS_REREAD_INTERVAL_MS after the previous one started, and after it finished) and
+   * every miss until it starts joins it; at most one runs at a time.
+   */
+  private async awaitMissReread(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, KEY_MISS_WAIT_MS)));
+    await Promise.race([this.scheduleMissReread(), waited]);
+    clearTimeout(timer);
+  }
+
+  private scheduleMissReread(): Promise<void> {
+    if (this.nextMissReread) return this.nextMissReread;
+    const previous = this.lastMissReread;
+    const reread = (async () => {
+      await previous;
+      const wait = this.lastMissRereadAt + KEY_MISS_REREAD_INTERVAL_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // From here on, a new miss may have come after this read's snapshot: it schedules the next.
+      this.nextMissReread = undefined;
+      this.lastMissRereadAt = Date.now();
+      try {
+        await this.readRecentChanges();
+      } catch (error) {
+        // The periodic refresh warns about an unreachable database; a flood must not repeat it.
+        this.logger.debug({ err: error }, 'Could not re-read the API keys for an unknown key');
+      }
+    })();
+    this.nextMissReread = reread;
+    this.lastMissReread = reread;
+    return reread;
+  }
+
+  /** Puts every key changed since the last good read (plus the overlap), on the database clock. */
+  private async readRecentChanges(): Promise<void> {
+    const startedAt = Date.now();
+    const seconds = (startedAt - this.lastRefreshAt) / 1000 + REFRESH_OVERLAP_S;
+    for (const key of await this.apiKeys.statesChangedWithin(seconds)) this.put(key);
+    this.lastRefreshAt = Math.max(this.lastRefreshAt, startedAt);
   }
 
   private async reloadAll(): Promise<void> {
@@ -91,4 +154,10 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     this.byHash.set(key.keyHash, key);
     this.hashById.set(key.id, key.keyHash);
   }
+}
+
+/** A stored key's policy, or the contract's 403 when it is disabled. */
+function policyOf(stored: StoredKeyState): AuthenticatedKey {
+  if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
+  return { id: stored.id, rpm: stored.rpm, monthlyQuota: stored.monthlyQuota };
 }

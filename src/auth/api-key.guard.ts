@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
-import { attachAuthenticatedKey } from './authenticated-request';
+import { type AuthenticatedKey, attachAuthenticatedKey } from './authenticated-request';
 
 const PRIVATE_ANSWER_HEADERS = {
   'Cache-Control': 'private, max-age=0, must-revalidate',
@@ -18,10 +18,17 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: RouteMetadata,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<Request>();
-    attachAuthenticatedKey(req, this.directory.authenticate(req.headers.authorization));
+    const key = this.directory.authenticate(req.headers.authorization);
+    // A known key is answered synchronously; only an unknown one waits for the directory's re-read.
+    if (key instanceof Promise) return key.then((found) => this.accept(context, req, found));
+    return this.accept(context, req, key);
+  }
+
+  private accept(context: ExecutionContext, req: Request, key: AuthenticatedKey): true {
+    attachAuthenticatedKey(req, key);
     // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.
     context.switchToHttp().getResponse<Response>().set(PRIVATE_ANSWER_HEADERS);
     return true;

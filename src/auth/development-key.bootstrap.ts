@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ApiKeyService } from './api-key.service';
 
@@ -7,9 +7,11 @@ export const DEVELOPMENT_KEY_POLICY = { name: 'development', rpm: 600, monthlyQu
 /**
  * First run of the embedded database: with no keys at all, create one and print it once, so a new
  * user can call the API right away. Never with DATABASE_URL: production keys come from operators.
+ * Called once the server listens, so a start that fails (a port in use) neither prints a key nor
+ * creates one nobody saw.
  */
 @Injectable()
-export class DevelopmentKeyBootstrap implements OnApplicationBootstrap {
+export class DevelopmentKeyBootstrap {
   private readonly logger = new Logger('DevelopmentKey');
 
   constructor(
@@ -17,15 +19,17 @@ export class DevelopmentKeyBootstrap implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** Creates and prints the key when this is the embedded database's first run; `url` is where the server listens. */
+  async createOnFirstRun(url: string): Promise<void> {
     if (this.config.database.kind !== 'embedded' || !this.config.firstRunSetup) return;
     if ((await this.apiKeys.count()) > 0) return;
     const { key, summary } = await this.apiKeys.create(DEVELOPMENT_KEY_POLICY);
     this.logger.log({ keyId: summary.id }, 'Created a development API key for the embedded database');
-    // Printed to stdout, not the log stream: it is shown once and must not land in log storage.
-    process.stdout.write(
+    // On stderr, not the log stream (stdout, JSON lines only): a person reads it once, a log
+    // pipe (`npm start | jq`) never sees it, and it does not land in log storage.
+    process.stderr.write(
       `\nDevelopment API key (shown once; ${summary.rpm} requests/minute, ${summary.monthly_quota} a month):\n` +
-        `  ${key}\nTry: curl -H "Authorization: Bearer ${key}" 'http://localhost:${this.config.port}/v1/search?q=the'\n\n`,
+        `  ${key}\nTry: curl -H "Authorization: Bearer ${key}" '${url}/v1/search?q=the'\n\n`,
     );
   }
 }

@@ -46,8 +46,9 @@ export class HealthController {
   async check(
     @RequestId() requestId: string,
   ): Promise<{ data: [HealthRecord]; meta: { request_id: string } }> {
-    // Readiness fails at once when the drain starts, so the load balancer stops routing here.
-    if (this.drain.draining) throw new ApiError('INTERNAL_ERROR', 'The service is shutting down.');
+    // Readiness fails at once when the drain starts, so the load balancer stops routing here. The
+    // drain logs its own start and end: each refused probe is expected, not an error to log.
+    if (this.drain.draining) throw ApiError.expected('INTERNAL_ERROR', 'The service is shutting down.');
     let state: CatalogState | undefined;
     const result = await this.catalogIndicator.check('catalog', (current) => (state = current));
     if (result.catalog.status !== 'up' || !state) throw new ApiError('INTERNAL_ERROR');

@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { AppModule } from '../app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
+import { DevelopmentKeyBootstrap } from '../auth/development-key.bootstrap';
 import type { AppConfig } from '../config/app-config';
 import { CertificateReloader } from '../server/certificate-reloader';
 import { drainOnSignals } from '../server/graceful-shutdown';
@@ -20,8 +22,8 @@ import { reportStartup } from './startup-report';
 export async function startServer(config: AppConfig): Promise<void> {
   await preflight(config);
   const tls = config.tls ? readTlsCredentials(config.tls) : null;
-  // Nest's own start-up logs (and TypeORM's retries) stay buffered until the JSON logger takes
-  // over; a start that fails before then prints only its one line.
+  // Every log line of the start (Nest's, TypeORM's retries, the listen error Nest logs itself)
+  // stays buffered until the server listens: a start that fails prints only its one line.
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config),
     createHttpAdapter(),
@@ -32,12 +34,16 @@ export async function startServer(config: AppConfig): Promise<void> {
     },
   );
   configureApp(app);
-  app.flushLogs();
   const { port, host } = config;
   await app.listen(port, host).catch((error: unknown) => {
     throw listenFailure(error, { port, host });
   });
   if (config.tls && tls) new CertificateReloader(app.getHttpServer() as HttpsServer, config.tls, tls).start();
+  app.flushLogs();
   drainOnSignals(app, config.server);
+  const listening = app.getHttpServer().address() as AddressInfo;
+  await app
+    .get(DevelopmentKeyBootstrap)
+    .createOnFirstRun(`${tls ? 'https' : 'http'}://localhost:${listening.port}`);
   await reportStartup(app, config);
 }

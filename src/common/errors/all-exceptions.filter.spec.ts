@@ -48,6 +48,20 @@ describe('AllExceptionsFilter', () => {
     expect(JSON.stringify(res.body)).not.toContain('10.0.0.1');
   });
 
+  it('logs an unexpected 500 at error, and an expected one (the drain refusing /health) not at all', () => {
+    const logged = jest.spyOn(filter['logger'], 'error').mockImplementation(() => undefined);
+    logged.mockClear();
+    filter.catch(new Error('connection refused'), fakeHost().host);
+    expect(logged).toHaveBeenCalledTimes(1);
+    const { host, res } = fakeHost();
+    filter.catch(ApiError.expected('INTERNAL_ERROR', 'The service is shutting down.'), host);
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toEqual({
+      error: { code: 'INTERNAL_ERROR', message: 'The service is shutting down.', request_id: 'req-1' },
+    });
+  });
+
   it('drops rate-limit headers from errors raised before the per-minute check', () => {
     const { host, headers } = fakeHost();
     filter.catch(new ApiError('INVALID_API_KEY'), host);

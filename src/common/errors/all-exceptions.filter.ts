@@ -24,7 +24,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const error = this.toApiError(exception);
     const definition = ERROR_CATALOGUE[error.code];
 
-    if (error.code === 'INTERNAL_ERROR') {
+    if (error.code === 'INTERNAL_ERROR' && !error.expected) {
       this.logger.error({ err: exception, requestId }, 'Request failed');
     }
     recordResponseError(res, error.code, exception);

@@ -5,6 +5,9 @@ import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
  * envelope; `headers` carries extras such as Retry-After.
  */
 export class ApiError extends Error {
+  /** Whether the service answers this on purpose in a state it expects (not logged as a failure). */
+  expected = false;
+
   constructor(
     readonly code: ErrorCode,
     message: string = ERROR_CATALOGUE[code].message,
@@ -12,5 +15,15 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /**
+   * An answer the service gives on purpose, in a state that has its own log line: /health's 500
+   * during the drain (the drain logs its start and end). The filter does not log it as a failure.
+   */
+  static expected(code: ErrorCode, message?: string): ApiError {
+    const error = new ApiError(code, message);
+    error.expected = true;
+    return error;
   }
 }
