@@ -3,12 +3,8 @@ import type { Request, Response } from 'express';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
+import { PRIVATE_ANSWER_HEADERS } from './private-answer-headers';
 import { attachAuthenticatedKey } from './authenticated-request';
-
-const PRIVATE_ANSWER_HEADERS = {
-  'Cache-Control': 'private, max-age=0, must-revalidate',
-  Vary: 'Authorization',
-};
 
 /** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()

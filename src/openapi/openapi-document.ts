@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
 
 /** The name of the bearer security scheme the /v1 routes require. */
@@ -15,9 +16,17 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Read-only REST API over a catalog of movie and series titles. Every response is JSON and carries ' +
         'X-Request-Id. Catalog routes (/v1) need an API key as a bearer token and are metered per minute ' +
-        'and per month.',
+        'and per month. Every route answers GET and HEAD; any other method, and any other path, is ' +
+        '404 ROUTE_NOT_FOUND with X-Request-Id only and no key needed.',
     )
     .setVersion(API_VERSION)
+    // Where the service runs is the operator's choice: the host is a variable.
+    .addServer('https://{host}', 'A deployment: TLS ends at the load balancer in front of the service', {
+      host: { default: 'localhost', description: 'The host name (and port) the load balancer answers at' },
+    })
+    .addServer('http://{host}', 'A local run: the service itself speaks plain HTTP (PORT defaults to 3000)', {
+      host: { default: 'localhost:3000', description: 'HOST:PORT of the service' },
+    })
     .addTag('catalog', 'Titles: search, lookup, movie and series lists (API key required)')
     .addTag('usage', "The calling key's limits and standing (API key required)")
     .addTag('health', 'Service and catalog health (public)')
@@ -31,5 +40,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       BEARER_SCHEME,
     )
     .build();
-  return toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }));
+  // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
+  config.info.license = { name: 'Proprietary: all rights reserved' };
+  return withHeadOperations(
+    toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false })),
+  );
 }
