@@ -4,11 +4,7 @@ import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { type AuthenticatedKey, attachAuthenticatedKey } from './authenticated-request';
-
-const PRIVATE_ANSWER_HEADERS = {
-  'Cache-Control': 'private, max-age=0, must-revalidate',
-  Vary: 'Authorization',
-};
+import { PRIVATE_ANSWER_HEADERS } from './private-answer-headers';
 
 /** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()

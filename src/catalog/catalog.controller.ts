@@ -8,8 +8,15 @@ import { CatalogService } from './catalog.service';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
-import { ApiErrorResponses, ApiOkEnvelope, METERED_ROUTE_ERRORS } from '../openapi/api-responses.decorator';
+import {
+  ApiErrorResponses,
+  ApiOkEnvelope,
+  ApiRequestIdHeader,
+  METERED_ROUTE_ERRORS,
+  TITLE_PAGE_LINKS,
+} from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
+import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
 import { TitleItemDto, TitlePageDto } from './dto/title-envelope.dto';
 import { ImdbIdPipe } from './imdb-id.pipe';
 import { IMDB_ID_PATTERN } from './title';
@@ -17,14 +24,24 @@ import { IMDB_ID_PATTERN } from './title';
 @Controller('v1')
 @ApiTags('catalog')
 @ApiBearerAuth(BEARER_SCHEME)
+@ApiRequestIdHeader()
 @ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get('search')
-  @ApiOperation({ summary: 'Full-text search by title, ordered by relevance, then votes, then id' })
+  @ApiOperation({
+    summary: 'Full-text search by title, ordered by relevance, then votes, then id',
+    description:
+      'Titles whose title or original_title hold every token of q (whole words, case and accents ' +
+      'folded), optionally of one type and start year, a page at a time. Each title links to its ' +
+      'lookup by imdb_id.',
+  })
   @ApiQuery({ type: SearchQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', { conditional: true })
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', {
+    conditional: true,
+    links: TITLE_PAGE_LINKS,
+  })
   async search(
     @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
     @RequestId() requestId: string,
@@ -34,7 +51,13 @@ export class CatalogController {
   }
 
   @Get('titles/:imdb_id')
-  @ApiOperation({ summary: 'One title by its IMDb identifier; takes no query parameters' })
+  @ApiOperation({
+    operationId: TITLE_LOOKUP_OPERATION_ID,
+    summary: 'One title by its IMDb identifier; takes no query parameters',
+    description:
+      'The title whose imdb_id is exactly this one (tt0123 and tt123 differ), as the only item of ' +
+      'data; 404 TITLE_NOT_FOUND when the catalog has none.',
+  })
   @ApiParam({
     name: 'imdb_id',
     schema: { type: 'string', pattern: IMDB_ID_PATTERN.source },
@@ -52,9 +75,12 @@ export class CatalogController {
   }
 
   @Get('movies')
-  @ApiOperation({ summary: 'Titles of type movie or tv_movie, ordered by votes, then id' })
+  @ApiOperation({
+    summary: 'Titles of type movie or tv_movie, ordered by votes, then id',
+    description: 'Every movie and TV movie of the catalog, most voted first, a page at a time.',
+  })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true })
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true, links: TITLE_PAGE_LINKS })
   async movies(
     @ValidatedQuery(PageQueryDto) query: PageQueryDto,
     @RequestId() requestId: string,
@@ -66,9 +92,11 @@ export class CatalogController {
   @Get('series')
   @ApiOperation({
     summary: 'Titles of type tv_series, tv_mini_series or tv_special, ordered by votes, then id',
+    description:
+      'Every series, mini-series and TV special of the catalog, most voted first, a page at a time.',
   })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true })
+  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true, links: TITLE_PAGE_LINKS })
   async series(
     @ValidatedQuery(PageQueryDto) query: PageQueryDto,
     @RequestId() requestId: string,

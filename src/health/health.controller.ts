@@ -6,7 +6,7 @@ import { Public } from '../common/routing/public-route.decorator';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DrainState } from '../server/drain-state';
-import { ApiErrorResponses, ApiOkEnvelope } from '../openapi/api-responses.decorator';
+import { ApiErrorResponses, ApiOkEnvelope, ApiRequestIdHeader } from '../openapi/api-responses.decorator';
 import { CatalogHealthIndicator } from './catalog.health';
 import { HealthResponseDto } from './health-record.dto';
 
@@ -25,6 +25,7 @@ export interface HealthRecord {
 @Public()
 @Controller('health')
 @ApiTags('health')
+@ApiRequestIdHeader()
 export class HealthController {
   private lastRecord: { state: CatalogState; record: HealthRecord } | undefined;
 
@@ -40,7 +41,14 @@ export class HealthController {
    * answers as a 500, and its executor cost every probe ~5% more CPU.
    */
   @Get()
-  @ApiOperation({ summary: 'Liveness and readiness: the service and its catalog query; no API key' })
+  @ApiOperation({
+    summary: 'Liveness and readiness: the service and its catalog query; no API key',
+    description:
+      'The environment and the live catalog (version, title count, ingest time, enrichment). Public and ' +
+      'not metered; 500 INTERNAL_ERROR when the catalog query fails or the service is shutting down. ' +
+      'Query parameters are ignored.',
+    security: [],
+  })
   @ApiOkEnvelope(HealthResponseDto, 'public', 'The service and the catalog query are healthy')
   @ApiErrorResponses('public', 'INTERNAL_ERROR')
   async check(

@@ -116,8 +116,16 @@ export function rateLimitFields(
     const reset = resetsAt === null ? windowSeconds[name] : Math.max(0, Math.ceil((resetsAt - now) / 1000));
     return `"${name}";r=${remaining};t=${reset}`;
   });
-  return { 'RateLimit-Policy': policy.join(', '), RateLimit: current.join(', ') };
+  return { [RATE_LIMIT_FIELDS.policy]: policy.join(', '), [RATE_LIMIT_FIELDS.current]: current.join(', ') };
 }
+
+export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
+
+/** What `rateLimitFields` writes, as patterns (for the API description). */
+export const RATE_LIMIT_FIELD_PATTERNS: Readonly<Record<keyof typeof RATE_LIMIT_FIELDS, string>> = {
+  policy: `^${LIMIT_NAMES.map((name) => `"${name}";q=[0-9]+;w=[0-9]+`).join(', ')}$`,
+  current: `^${LIMIT_NAMES.map((name) => `"${name}";r=[0-9]+;t=[0-9]+`).join(', ')}$`,
+};
 
 function monthLengthMs(now: number): number {
   const { start, next } = utcMonthOf(now);

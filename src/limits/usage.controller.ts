@@ -6,7 +6,12 @@ import { authenticatedKey } from '../auth/authenticated-request';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
-import { ApiErrorResponses, ApiOkEnvelope, METERED_ROUTE_ERRORS } from '../openapi/api-responses.decorator';
+import {
+  ApiErrorResponses,
+  ApiOkEnvelope,
+  ApiRequestIdHeader,
+  METERED_ROUTE_ERRORS,
+} from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
 import { UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
@@ -17,6 +22,7 @@ const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter((code) => code !== 'MONTHLY_QUO
 @Controller('v1')
 @ApiTags('usage')
 @ApiBearerAuth(BEARER_SCHEME)
+@ApiRequestIdHeader()
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
@@ -29,6 +35,9 @@ export class UsageController {
   @ApiOperation({
     summary:
       "The key's limits and standing; counted in the minute but not in the month, and answered at an exhausted quota",
+    description:
+      "The calling key's id and policy, and its use of the current minute and month with when each " +
+      'resets. Takes no query parameters.',
   })
   @ApiOkEnvelope(UsageResponseDto, 'metered', 'The key, its policy and both windows')
   @ApiErrorResponses('metered', ...USAGE_ERRORS)

@@ -1,12 +1,24 @@
 import { type Type, applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiHeader, ApiResponse, type HeaderObject, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiHeader,
+  ApiResponse,
+  type HeaderObject,
+  type LinkObject,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { PRIVATE_ANSWER_HEADERS } from '../auth/private-answer-headers';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
-import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
-import { RATE_LIMIT_HEADERS } from '../limits/limits-policy';
+import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from '../common/request-id/request-id';
+import { RATE_LIMIT_FIELDS, RATE_LIMIT_FIELD_PATTERNS, RATE_LIMIT_HEADERS } from '../limits/limits-policy';
+import { TITLE_LOOKUP_OPERATION_ID } from './operation-ids';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
 
 /** Whether a route sits behind the API key and the limits (then it answers with rate-limit headers). */
 export type RouteAccess = 'public' | 'metered';
+
+/** Matches what the service echoes: the client's X-Request-Id when it is one of these, else a UUID. */
+const REQUEST_ID_SCHEMA = { type: 'string', pattern: ACCEPTED_REQUEST_ID.source } as const;
 
 const HEADERS = {
   requestId: {
@@ -14,25 +26,52 @@ const HEADERS = {
     description:
       'The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; ' +
       'also in meta.request_id or error.request_id',
-    schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+    schema: REQUEST_ID_SCHEMA,
   },
-  limit: (required: boolean): HeaderObject => ({
-    required,
+  limit: {
+    required: true,
     description: "The key's requests-per-minute policy",
     schema: { type: 'integer', minimum: 1 },
-  }),
-  remaining: (required: boolean): HeaderObject => ({
-    required,
+  },
+  remaining: {
+    required: true,
     description: 'Best effort: the limit minus 1 on an accepted request, 0 on a 429',
     schema: { type: 'integer', minimum: 0 },
+  },
+  rateLimitPolicy: (required: boolean): HeaderObject => ({
+    required,
+    description:
+      'The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" ' +
+      'policies, q requests per w seconds',
+    schema: { type: 'string', pattern: RATE_LIMIT_FIELD_PATTERNS.policy },
   }),
-  etag: {
+  rateLimit: (required: boolean): HeaderObject => ({
+    required,
+    description:
+      'The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t ' +
+      'seconds until the window resets',
+    schema: { type: 'string', pattern: RATE_LIMIT_FIELD_PATTERNS.current },
+  }),
+  cacheControl: {
     required: true,
+    description: `An answer for one key is no one else's: ${PRIVATE_ANSWER_HEADERS['Cache-Control']}`,
+    schema: { type: 'string' },
+  },
+  vary: {
+    required: true,
+    description: 'Answers differ by key',
+    schema: { type: 'string', enum: [PRIVATE_ANSWER_HEADERS.Vary] },
+  },
+  etag: (required: boolean): HeaderObject => ({
+    required,
     description:
       'Strong validator of the catalog data this answer was read from and the request target (path and ' +
-      'query as sent); meta.request_id is not part of what it validates',
+      'query as sent); meta.request_id is not part of what it validates' +
+      (required
+        ? ''
+        : '. Absent when the catalog version is not known (none ingested, or one committed meanwhile)'),
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{27}"$' },
-  },
+  }),
   retryAfter: {
     required: true,
     description: 'Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota',
@@ -41,42 +80,69 @@ const HEADERS = {
 } satisfies Record<string, HeaderObject | ((required: boolean) => HeaderObject)>;
 
 /**
- * The headers of a response. A metered route's answers after the per-minute check carry the
- * rate-limit headers; a 500 or a 400 may also come before it (a failing key lookup, a malformed
- * path), so there they are documented but not required.
+ * The headers of a response. A metered route authenticates first (in memory: it cannot fail), and
+ * every answer after that carries the private-answer headers and the X-RateLimit-* policy, written
+ * before the limits are checked; the IETF RateLimit fields follow the check, so a 500 from the
+ * limits' store has none. 401 and 403 come before all of that and carry X-Request-Id only.
  */
 function responseHeaders(access: RouteAccess, status: number, codes: readonly ErrorCode[] = []) {
   const headers: Record<string, HeaderObject> = { [REQUEST_ID_HEADER]: HEADERS.requestId };
-  const afterLimitCheck = codes.every((code) => ERROR_CATALOGUE[code].keepsRateLimitHeaders);
-  if (access === 'metered' && afterLimitCheck) {
-    const always = status === 200 || status === 304 || status === 404 || status === 429;
-    headers[RATE_LIMIT_HEADERS.limit] = HEADERS.limit(always);
-    headers[RATE_LIMIT_HEADERS.remaining] = HEADERS.remaining(always);
+  const authenticated = codes.every((code) => ERROR_CATALOGUE[code].keepsRateLimitHeaders);
+  if (access === 'metered' && authenticated) {
+    headers[RATE_LIMIT_HEADERS.limit] = HEADERS.limit;
+    headers[RATE_LIMIT_HEADERS.remaining] = HEADERS.remaining;
+    headers[RATE_LIMIT_FIELDS.policy] = HEADERS.rateLimitPolicy(status !== 500);
+    headers[RATE_LIMIT_FIELDS.current] = HEADERS.rateLimit(status !== 500);
+    headers['Cache-Control'] = HEADERS.cacheControl;
+    headers.Vary = HEADERS.vary;
   }
-  if (status === 429) headers['Retry-After'] = HEADERS.retryAfter;
+  if (status === 429) headers[RATE_LIMIT_HEADERS.retryAfter] = HEADERS.retryAfter;
   return headers;
 }
 
+/** Every route reads X-Request-Id (and echoes it when acceptable). */
+export function ApiRequestIdHeader() {
+  return ApiHeader({
+    name: REQUEST_ID_HEADER,
+    required: false,
+    description:
+      'A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A ' +
+      'value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID.',
+    schema: REQUEST_ID_SCHEMA,
+  });
+}
+
+/** Links from a page of titles to the lookup of its first title (see TITLE_LOOKUP_OPERATION_ID). */
+export const TITLE_PAGE_LINKS: Record<string, LinkObject> = {
+  FirstTitle: {
+    operationId: TITLE_LOOKUP_OPERATION_ID,
+    parameters: { imdb_id: '$response.body#/data/0/imdb_id' },
+    description:
+      'The first title of the page, by its imdb_id (any item of data links the same way: /data/{i}/imdb_id)',
+  },
+};
+
 /**
- * The 200 answer of a route: its envelope class and headers. A `conditional` route (see
+ * The 200 answer of a route: its envelope class, headers and links. A `conditional` route (see
  * ConditionalReply) also sends an ETag, reads If-None-Match and may answer 304 with no body.
  */
 export function ApiOkEnvelope(
   type: Type<unknown>,
   access: RouteAccess,
   description: string,
-  options: { conditional?: boolean } = {},
+  options: { conditional?: boolean; links?: Record<string, LinkObject> } = {},
 ) {
-  if (!options.conditional) {
-    return ApiResponse({ status: 200, type, description, headers: responseHeaders(access, 200) });
-  }
+  const { conditional = false, links } = options;
+  const ok = ApiResponse({
+    status: 200,
+    type,
+    description,
+    headers: { ...responseHeaders(access, 200), ...(conditional ? { ETag: HEADERS.etag(false) } : {}) },
+    ...(links ? { links } : {}),
+  });
+  if (!conditional) return ok;
   return applyDecorators(
-    ApiResponse({
-      status: 200,
-      type,
-      description,
-      headers: { ...responseHeaders(access, 200), ETag: HEADERS.etag },
-    }),
+    ok,
     ApiHeader({
       name: 'If-None-Match',
       required: false,
@@ -88,7 +154,7 @@ export function ApiOkEnvelope(
     ApiResponse({
       status: 304,
       description: 'Not Modified: the If-None-Match tag names this answer; no body',
-      headers: { ...responseHeaders(access, 304), ETag: HEADERS.etag },
+      headers: { ...responseHeaders(access, 304), ETag: HEADERS.etag(true) },
     }),
   );
 }

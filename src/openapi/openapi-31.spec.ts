@@ -55,4 +55,18 @@ describe('toOpenApi31', () => {
     expect(operation.parameters).toEqual([{ name: 'p', in: 'query', schema: { type: ['integer', 'null'] } }]);
     expect(JSON.stringify(operation.responses['400'])).not.toContain('additionalProperties');
   });
+
+  it('replaces an allOf of one member by that member, keeping the keywords beside it', () => {
+    const out = toOpenApi31(
+      document({
+        Thing: {
+          type: 'object',
+          properties: { kind: { allOf: [{ $ref: '#/components/schemas/Kind' }], description: 'd' } },
+        },
+      }),
+    );
+    expect((out.components!.schemas!.Thing as { properties: object }).properties).toEqual({
+      kind: { $ref: '#/components/schemas/Kind', description: 'd' },
+    });
+  });
 });

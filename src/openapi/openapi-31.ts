@@ -5,7 +5,7 @@ type JsonObject = Record<string, unknown>;
 /**
  * @nestjs/swagger emits OpenAPI 3.0 schema idioms even when the document says 3.1. This rewrites
  * them as JSON Schema 2020-12, which 3.1 uses: `nullable: true` becomes a `'null'` member of `type`
- * (and of `enum`), and every object schema that lists its required properties is closed
+ * (and of `enum`), an allOf of one member is that member, and every object schema that lists its required properties is closed
  * (`additionalProperties: false`), since the contract allows no other fields.
  */
 export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
@@ -37,6 +37,13 @@ function rewriteSchema(schema: unknown): void {
     schema.additionalProperties === undefined
   ) {
     schema.additionalProperties = false;
+  }
+  // A lone allOf member is how @nestjs/swagger refers to a named enum beside other keywords; 3.1
+  // allows keywords beside $ref, so the reference stands alone.
+  if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && isObject(schema.allOf[0])) {
+    const [member] = schema.allOf;
+    delete schema.allOf;
+    Object.assign(schema, member);
   }
   rewriteSchema(schema.items);
   rewriteSchema(schema.not);

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
 
 /** The name of the bearer security scheme the /v1 routes require. */
@@ -15,7 +16,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'Read-only REST API over a catalog of movie and series titles. Every response is JSON and carries ' +
         'X-Request-Id. Catalog routes (/v1) need an API key as a bearer token and are metered per minute ' +
-        'and per month.',
+        'and per month. Every route answers GET and HEAD; any other method, and any other path, is ' +
+        '404 ROUTE_NOT_FOUND with X-Request-Id only and no key needed.',
     )
     .setVersion(API_VERSION)
     // The form clients should use; a server without TLS_CERT_FILE behind no TLS proxy is http://.
@@ -26,6 +28,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         host: { default: 'localhost:3000', description: "The deployment's host name, and port when not 443" },
       },
     )
+    .addServer('http://{host}', 'A local run: the service itself speaks plain HTTP (PORT defaults to 3000)', {
+      host: { default: 'localhost:3000', description: 'HOST:PORT of the service' },
+    })
     .addTag('catalog', 'Titles: search, lookup, movie and series lists (API key required)')
     .addTag('usage', "The calling key's limits and standing (API key required)")
     .addTag('health', 'Service and catalog health (public)')
@@ -39,5 +44,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       BEARER_SCHEME,
     )
     .build();
-  return toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }));
+  // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
+  config.info.license = { name: 'Proprietary: all rights reserved' };
+  return withHeadOperations(
+    toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false })),
+  );
 }

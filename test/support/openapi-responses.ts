@@ -23,7 +23,14 @@ type ResponseDoc = {
 };
 
 /** Headers whose presence the contract rules: they must be documented wherever they appear. */
-const RULED_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'retry-after'];
+const RULED_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
+  'etag',
+];
 const ANNOTATIONS = new Set(['description', 'example', 'examples', 'default', 'title', 'deprecated']);
 
 export class OpenApiResponseChecker {

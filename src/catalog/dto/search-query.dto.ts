@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
+import { LETTER_OR_NUMBER_PATTERN } from '../search/letter-or-number-pattern';
 import { MAX_QUERY_LENGTH, hasLetterOrNumber, normalizeSearchText } from '../search/search-text';
 import { TITLE_TYPES, type TitleType } from '../title';
 import { PageQueryDto } from './page-query.dto';
@@ -32,11 +33,13 @@ export class SearchQueryDto extends PageQueryDto {
     type: 'string',
     minLength: 1,
     maxLength: MAX_QUERY_LENGTH,
+    pattern: LETTER_OR_NUMBER_PATTERN,
     description:
       'Search text, 1 to 100 characters (code points). After NFKC normalization and removal of control ' +
-      'characters it must hold a letter or number; the first 20 letter-or-number tokens are matched ' +
-      'as whole words against title and original_title.',
-    example: 'the office',
+      'characters it must hold a letter or number (the pattern says so of the text as sent); the first ' +
+      '20 letter-or-number tokens are matched as whole words against title and original_title.',
+    // No example: Spectral checks examples against the pattern compiled without the u flag, where
+    // \p{L} means "p{L}", and would refuse any text without a "p" (the unit test checks the pattern).
   })
   q!: string;
 

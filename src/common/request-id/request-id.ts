@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
-const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** Where a request keeps its id: a symbol, so no other code or client input can set it. */
 const REQUEST_ID = Symbol('requestId');
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
