@@ -77,7 +77,7 @@ export class CatalogService {
    */
   private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
     if (!cache.has(key)) return undefined;
-    cache.useVersion((await this.state.fresh()).state.catalogVersion);
+    cache.useVersion((await this.state.current()).state.catalogVersion);
     return cache.lookup(key);
   }
 
