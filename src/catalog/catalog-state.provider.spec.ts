@@ -1,5 +1,10 @@
 import type { CatalogStateRepository } from './catalog-state.repository';
-import { CATALOG_STATE_TIMEOUT_MS, CatalogStateProvider } from './catalog-state.provider';
+import {
+  CATALOG_STATE_MAX_AGE_MS,
+  CATALOG_STATE_POLL_MS,
+  CATALOG_STATE_TIMEOUT_MS,
+  CatalogStateProvider,
+} from './catalog-state.provider';
 
 const row = (version: string) => ({
   catalogVersion: version,
@@ -59,5 +64,58 @@ describe('CatalogStateProvider', () => {
     expect(repository.current).toHaveBeenCalledTimes(2);
     pending[1].resolve(row('v1'));
     expect((await again).state.catalogVersion).toBe('v1');
+  });
+
+  it('answers current() from a recent reading with no query, and reads again once it is too old', async () => {
+    jest.useFakeTimers();
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
+    const first = provider.current();
+    pending[0].resolve(row('v1'));
+    expect((await first).state.catalogVersion).toBe('v1');
+    jest.advanceTimersByTime(CATALOG_STATE_MAX_AGE_MS - 1);
+    expect((await provider.current()).state.catalogVersion).toBe('v1');
+    expect(repository.current).toHaveBeenCalledTimes(1);
+    jest.advanceTimersByTime(1);
+    const later = provider.current();
+    expect(repository.current).toHaveBeenCalledTimes(2);
+    pending[1].resolve(row('v2'));
+    expect((await later).state.catalogVersion).toBe('v2');
+  });
+
+  it('after a failed read, current() waits for a read of its own (an outage fails it)', async () => {
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
+    const ok = provider.fresh();
+    pending[0].resolve(row('v1'));
+    await ok;
+    const failing = provider.fresh();
+    pending[1].reject(new Error('connection refused'));
+    await expect(failing).rejects.toThrow('connection refused');
+    const next = provider.current();
+    expect(repository.current).toHaveBeenCalledTimes(3);
+    pending[2].reject(new Error('connection refused'));
+    await expect(next).rejects.toThrow('connection refused');
+  });
+
+  it(`reads every ${CATALOG_STATE_POLL_MS} ms while the application runs, one read at a time`, async () => {
+    jest.useFakeTimers();
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
+    provider.onApplicationBootstrap();
+    try {
+      jest.advanceTimersByTime(CATALOG_STATE_POLL_MS);
+      expect(repository.current).toHaveBeenCalledTimes(1);
+      // A read still running is joined, not repeated.
+      jest.advanceTimersByTime(CATALOG_STATE_POLL_MS);
+      expect(repository.current).toHaveBeenCalledTimes(1);
+      pending[0].resolve(row('v1'));
+      await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
+      expect(repository.current).toHaveBeenCalledTimes(2);
+    } finally {
+      provider.onApplicationShutdown();
+    }
+    jest.advanceTimersByTime(10 * CATALOG_STATE_POLL_MS);
+    expect(repository.current).toHaveBeenCalledTimes(2);
   });
 });

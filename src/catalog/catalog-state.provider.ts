@@ -1,8 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type CatalogState, CatalogStateRepository } from './catalog-state.repository';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
+
+/** How often each process reads the catalog state, whatever its load (one small statement). */
+export const CATALOG_STATE_POLL_MS = 500;
+
+/**
+ * How old the newest reading may be for `current()` to answer with it, without a query: two polls.
+ * A new catalog is served within one poll (plus a query) of its ingest's commit.
+ */
+export const CATALOG_STATE_MAX_AGE_MS = 1_000;
 
 /** A state read and when it was sent: the state is at least as new as `sentAt`. */
 export interface StateReading {
@@ -13,6 +22,12 @@ export interface StateReading {
 /**
  * The live catalog state (version, title count, ingest time, enrichment) as this process knows it.
  *
+ * Every CATALOG_STATE_POLL_MS the process reads it (one statement per interval, whatever the load),
+ * so `current()` answers cached requests with no database round trip: the newest reading, while it
+ * is younger than CATALOG_STATE_MAX_AGE_MS and the last read succeeded; otherwise it waits for a
+ * read, as `fresh()` does. Caches, ETags and /health all take the version from the same newest
+ * reading, so they switch catalogs together.
+ *
  * `fresh()` never answers from a finished read: it joins the read in flight, or sends one, so its
  * answer is no older than the read it joined (at most one query's duration, bounded by
  * CATALOG_STATE_TIMEOUT_MS) and a database outage fails it. Any number of concurrent callers share
@@ -20,11 +35,30 @@ export interface StateReading {
  * `last()` is the newest successful reading, for callers that check an answer afterwards.
  */
 @Injectable()
-export class CatalogStateProvider {
+export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
   private inFlight: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
+  private lastReadFailed = false;
+  private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly repository: CatalogStateRepository) {}
+
+  onApplicationBootstrap(): void {
+    this.poll = setInterval(() => void this.fresh().catch(() => undefined), CATALOG_STATE_POLL_MS).unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.poll);
+  }
+
+  /** The newest reading when it is recent and the database answered last time; else a fresh one. */
+  current(): Promise<StateReading> {
+    const newest = this.newest;
+    if (newest && !this.lastReadFailed && Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS) {
+      return Promise.resolve(newest);
+    }
+    return this.fresh();
+  }
 
   fresh(): Promise<StateReading> {
     this.inFlight ??= this.read().finally(() => {
@@ -39,7 +73,14 @@ export class CatalogStateProvider {
 
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
-    const state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
+    let state: CatalogState;
+    try {
+      state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
+    } catch (error) {
+      this.lastReadFailed = true;
+      throw error;
+    }
+    this.lastReadFailed = false;
     const reading = { state, sentAt };
     if (!this.newest || this.newest.sentAt <= sentAt) this.newest = reading;
     return reading;

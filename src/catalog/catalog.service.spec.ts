@@ -55,11 +55,13 @@ describe('CatalogService title lookups', () => {
         return { version: live.version, row: title ? row(imdbId, title) : null };
       },
     } as unknown as TitleRepository;
+    const read = async () => {
+      stateReads++;
+      return { state: { catalogVersion: live.version }, sentAt: Date.now() };
+    };
     const state = {
-      fresh: async () => {
-        stateReads++;
-        return { state: { catalogVersion: live.version }, sentAt: Date.now() };
-      },
+      fresh: read,
+      current: read,
       last: () => ({ state: { catalogVersion: live.version }, sentAt: Date.now() }),
     } as unknown as CatalogStateProvider;
     const search = {

@@ -77,13 +77,13 @@ export class CatalogService {
   }
 
   /**
-   * A cached answer is served only once a state read that had not finished when the request arrived
-   * names the cache's version (reads are shared by concurrent requests, so under load that costs
-   * no query of its own).
+   * A cached answer is served only while the newest state reading (at most CATALOG_STATE_MAX_AGE_MS
+   * old, read on a timer: no query of the request's own) names the cache's version; a reading of
+   * another version empties the cache first.
    */
   private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
     if (!cache.has(key)) return undefined;
-    cache.useVersion((await this.state.fresh()).state.catalogVersion);
+    cache.useVersion((await this.state.current()).state.catalogVersion);
     return cache.lookup(key);
   }
 

@@ -98,8 +98,27 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the direct URL and the pool sizes of a PostgreSQL fleet', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@pooler:6432/catalog',
+      DATABASE_DIRECT_URL: 'postgres://u@db:5432/catalog',
+      DATABASE_POOL_SIZE: '6',
+      DATABASE_SEARCH_POOL_SIZE: '2',
+    });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@pooler:6432/catalog',
+      directUrl: 'postgres://u@db:5432/catalog',
+      poolSize: 6,
+      searchPoolSize: 2,
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
+    [{ DATABASE_DIRECT_URL: 'mysql://x' }, 'DATABASE_DIRECT_URL'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_SEARCH_POOL_SIZE: 'many' }, 'DATABASE_SEARCH_POOL_SIZE'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ APP_ENV: 'prod env' }, 'APP_ENV'],

@@ -15,13 +15,16 @@ import {
   validateSync,
 } from 'class-validator';
 
-/** Where the service keeps its data: a PostgreSQL server, or the embedded PGlite database. */
 /**
+ * Where the service keeps its data: a PostgreSQL server, or the embedded PGlite database.
  * `directUrl` (DATABASE_DIRECT_URL) reaches PostgreSQL itself, not through a transaction pooler:
  * the catalog load's session uses it when set (it needs one server connection throughout).
+ * `poolSize` and `searchPoolSize` (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE) bound the pools;
+ * unset, `DEFAULT_POOL_SIZES`.
  */
 export type DatabaseConfig =
-  { kind: 'postgres'; url: string; directUrl?: string } | { kind: 'embedded'; dataDir: string };
+  | { kind: 'postgres'; url: string; directUrl?: string; poolSize?: number; searchPoolSize?: number }
+  | { kind: 'embedded'; dataDir: string };
 
 export interface AppConfig {
   /** Listen port; 0 asks the system for a free one (the start-up log line names it). */
@@ -185,6 +188,12 @@ class EnvironmentVariables {
   @IntegerVariable('KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000)
   KEEP_ALIVE_TIMEOUT_MS?: number;
 
+  @IntegerVariable('DATABASE_POOL_SIZE', 1, 1_000)
+  DATABASE_POOL_SIZE?: number;
+
+  @IntegerVariable('DATABASE_SEARCH_POOL_SIZE', 1, 1_000)
+  DATABASE_SEARCH_POOL_SIZE?: number;
+
   @IntegerVariable('MAX_CONNECTIONS', 1, 1_000_000)
   MAX_CONNECTIONS?: number;
 
@@ -235,7 +244,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: vars.HOST ?? '0.0.0.0',
     environment: vars.APP_ENV ?? 'development',
     database: vars.DATABASE_URL
-      ? { kind: 'postgres', url: vars.DATABASE_URL, directUrl: vars.DATABASE_DIRECT_URL }
+      ? {
+          kind: 'postgres',
+          url: vars.DATABASE_URL,
+          directUrl: vars.DATABASE_DIRECT_URL,
+          poolSize: vars.DATABASE_POOL_SIZE,
+          searchPoolSize: vars.DATABASE_SEARCH_POOL_SIZE,
+        }
       : { kind: 'embedded', dataDir: vars.DATA_DIR ?? './.data' },
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,

@@ -25,6 +25,13 @@ export const POSTGRES_POOL = {
   Client: ResilientClient,
 };
 
+/**
+ * Connections one replica holds at most, by pool (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE):
+ * the main pool (lookups, lists, limits, /health, keys) and the search pool. The README's
+ * connection budget and the manifests' comments state the same total.
+ */
+export const DEFAULT_POOL_SIZES = { main: 10, search: 4 };
+
 export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
@@ -39,7 +46,7 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     return {
       ...common,
       url: database.url,
-      extra: POSTGRES_POOL,
+      extra: { ...POSTGRES_POOL, max: database.poolSize ?? DEFAULT_POOL_SIZES.main },
       applicationName: 'catalog-api',
       poolErrorHandler: logConnectionError,
     };

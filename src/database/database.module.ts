@@ -62,7 +62,7 @@ function sessionPool(url: string): Pool {
       inject: [Database, APP_CONFIG],
       useFactory: (db: Database, config: AppConfig): SearchDatabase =>
         config.database.kind === 'postgres'
-          ? new PostgresSearchDatabase(config.database.url)
+          ? new PostgresSearchDatabase(config.database.url, config.database.searchPoolSize)
           : new EmbeddedSearchDatabase(db),
     },
   ],

@@ -2,7 +2,7 @@ import type { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
 import { queryWithDeadline } from './deadline-query';
 import { hardenPool } from './resilient-client';
-import { POSTGRES_POOL } from './data-source-options';
+import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { Database, SqlExecutor } from './database';
 
 /**
@@ -16,25 +16,20 @@ export abstract class SearchDatabase implements SqlExecutor {
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
-/** The search pool's overrides of the shared pool options. */
-export const SEARCH_POOL = {
-  max: 4,
-};
-
 /** Searches waiting or running at once on the embedded database; more wait their turn. */
 export const EMBEDDED_SEARCH_CONCURRENCY = 2;
 
 export class PostgresSearchDatabase extends SearchDatabase implements OnApplicationShutdown {
   private readonly pool: Pool;
 
-  constructor(url: string) {
+  constructor(url: string, size = DEFAULT_POOL_SIZES.search) {
     super();
     // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
     // every pool: a connection that dies never ends the process; the next search opens a new one.
     this.pool = hardenPool(
       new Pool({
         ...POSTGRES_POOL,
-        ...SEARCH_POOL,
+        max: size,
         connectionString: url,
         application_name: 'catalog-api-search',
       }),
@@ -43,6 +38,11 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
     return queryWithDeadline<Row>(this.pool, sql, params);
+  }
+
+  /** The pool's counts, for /metrics: open, idle, and searches waiting for a connection. */
+  poolCounts(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async onApplicationShutdown(): Promise<void> {

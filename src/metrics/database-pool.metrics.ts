@@ -4,14 +4,22 @@ import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { PostgresSearchDatabase, SearchDatabase } from '../database/search-database';
+
+type SearchPoolCounts = ReturnType<PostgresSearchDatabase['poolCounts']>;
 
 /**
- * The PostgreSQL connection pool (the one TypeORM and the `Database` gateway share), read at scrape
- * time. The embedded database has no pool: nothing is reported for it.
+ * The PostgreSQL connection pools, read at scrape time: the main one (TypeORM and the `Database`
+ * gateway share it) and the search pool; `*_waiting_requests` counts queries waiting for a connection. The embedded database has no pool: nothing is reported for it.
  */
 @Injectable()
 export class DatabasePoolMetrics {
-  constructor(registry: Registry, dataSource: DataSource, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    registry: Registry,
+    dataSource: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+    searchDatabase: SearchDatabase,
+  ) {
     if (config.database.kind !== 'postgres') return;
     const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
     const gauge = (name: string, help: string, read: (pool: Pool) => number) =>
@@ -27,5 +35,17 @@ export class DatabasePoolMetrics {
     gauge('db_pool_connections', 'Open connections in the PostgreSQL pool', (p) => p.totalCount);
     gauge('db_pool_idle_connections', 'Open connections not checked out', (p) => p.idleCount);
     gauge('db_pool_waiting_requests', 'Queries waiting for a connection', (p) => p.waitingCount);
+    if (!(searchDatabase instanceof PostgresSearchDatabase)) return;
+    const searchGauge = (name: string, help: string, read: (counts: SearchPoolCounts) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read(searchDatabase.poolCounts()));
+        },
+      });
+    searchGauge('db_search_pool_connections', 'Open connections in the search pool', (c) => c.total);
+    searchGauge('db_search_pool_waiting_requests', 'Searches waiting for a connection', (c) => c.waiting);
   }
 }
