@@ -12,15 +12,28 @@ export interface Reservation {
   release(amount: number): Promise<void>;
 }
 
+/** A window as the shared counter holds it, for reading usage. */
+export type WindowState = Pick<Reservation, 'total' | 'msLeft' | 'window'>;
+
+/**
+ * A window another store has been counting (the minute moving between Redis and PostgreSQL): what
+ * it had reserved and how long it still runs. The store counts at least `total` in its own window,
+ * and a window it starts for it ends when the carried one does.
+ */
+export type CarriedWindow = Pick<Reservation, 'total' | 'msLeft'>;
+
 /**
  * A counter shared by the replicas. `reserve` is one atomic step: it starts a new window of `ttlMs`
  * when the last one has ended, then grants up to `want` of what is left under `limit`.
  */
-/** A window as the shared counter holds it, for reading usage. */
-export type WindowState = Pick<Reservation, 'total' | 'msLeft' | 'window'>;
-
 export interface AllowanceStore {
-  reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation>;
+  reserve(
+    key: string,
+    want: number,
+    limit: number,
+    ttlMs: number,
+    carried?: CarriedWindow,
+  ): Promise<Reservation>;
   /** The counter's open window, or null when none is (the next request starts one). */
   peek(key: string): Promise<WindowState | null>;
   close(): Promise<void>;

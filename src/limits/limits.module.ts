@@ -5,10 +5,10 @@ import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-r
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { AllowanceStorage } from './allowance.storage';
+import { FailoverAllowanceStore } from './failover-allowance.store';
 import { LimitsGuard } from './limits.guard';
 import { type LimitName, MINUTE_TTL_MS, counterKey, limitOf, monthTtlMs } from './limits-policy';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
-import { RedisAllowanceStore } from './redis-allowance.store';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
@@ -21,7 +21,7 @@ import { UsageService } from './usage.service';
       useFactory: (config: AppConfig, db: Database) => {
         const minute = new PostgresAllowanceStore(db, 'rate_counters');
         return new AllowanceStorage({
-          minute: config.redisUrl ? new RedisAllowanceStore(config.redisUrl, minute) : minute,
+          minute: config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, minute) : minute,
           month: new PostgresAllowanceStore(db, 'quota_counters'),
         });
       },

@@ -1,5 +1,5 @@
 import type { Database } from '../database/database';
-import type { AllowanceStore, Reservation, WindowState } from './allowance-store';
+import type { AllowanceStore, CarriedWindow, Reservation, WindowState } from './allowance-store';
 
 /** The tables the counters live in: the minute's may forget (UNLOGGED), the month's may not. */
 export type CounterTable = 'rate_counters' | 'quota_counters';
@@ -8,18 +8,24 @@ export type CounterTable = 'rate_counters' | 'quota_counters';
  * One statement, atomic under the row lock of the upsert: restart the window if it has ended, then
  * grant min(want, limit − reserved). Every expression in SET reads the row as it was, so `last_grant`
  * is exactly what this call added. The database clock decides windows for every replica.
+ *
+ * A carried window ($5 reserved, $6 ms left; 0 and 0 when none) raises what the window counts as
+ * reserved to at least $5, and a window started for it ends with it.
  */
-const reserveSql = (table: CounterTable) => `
+const reserveSql = (table: CounterTable) => {
+  const base = `CASE WHEN c.expires_at <= now() THEN $5::bigint ELSE GREATEST(c.reserved, $5::bigint) END`;
+  const grant = (from: string) => `GREATEST(0, LEAST($2::bigint, $3::bigint - ${from}))`;
+  return `
   INSERT INTO ${table} AS c (key, reserved, last_grant, expires_at)
-  VALUES ($1, LEAST($2::bigint, $3::bigint), LEAST($2::bigint, $3::bigint), now() + $4::float8 * interval '1 millisecond')
+  VALUES ($1, $5::bigint + ${grant('$5::bigint')}, ${grant('$5::bigint')},
+          now() + (CASE WHEN $6::float8 > 0 THEN $6::float8 ELSE $4::float8 END) * interval '1 millisecond')
   ON CONFLICT (key) DO UPDATE SET
-    reserved = CASE WHEN c.expires_at <= now() THEN excluded.reserved
-                    ELSE c.reserved + GREATEST(0, LEAST($2::bigint, $3::bigint - c.reserved)) END,
-    last_grant = CASE WHEN c.expires_at <= now() THEN excluded.last_grant
-                      ELSE GREATEST(0, LEAST($2::bigint, $3::bigint - c.reserved)) END,
+    reserved = ${base} + ${grant(base)},
+    last_grant = ${grant(base)},
     expires_at = CASE WHEN c.expires_at <= now() THEN excluded.expires_at ELSE c.expires_at END
   RETURNING last_grant::float8 AS granted, reserved::float8 AS total, expires_at::text AS window,
             (extract(epoch FROM expires_at - now()) * 1000)::float8 AS "msLeft"`;
+};
 
 /** Returns allowance to the window it came from; a window that has ended or restarted is left alone. */
 const releaseSql = (table: CounterTable) => `
@@ -47,8 +53,21 @@ export class PostgresAllowanceStore implements AllowanceStore {
     this.peekStatement = peekSql(table);
   }
 
-  async reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation> {
-    const [row] = await this.db.query<ReservationRow>(this.reserveStatement, [key, want, limit, ttlMs]);
+  async reserve(
+    key: string,
+    want: number,
+    limit: number,
+    ttlMs: number,
+    carried?: CarriedWindow,
+  ): Promise<Reservation> {
+    const [row] = await this.db.query<ReservationRow>(this.reserveStatement, [
+      key,
+      want,
+      limit,
+      ttlMs,
+      carried?.total ?? 0,
+      carried?.msLeft ?? 0,
+    ]);
     return {
       ...row,
       release: async (amount) => {

@@ -1,26 +1,31 @@
-import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
-import type { AllowanceStore, Reservation, WindowState } from './allowance-store';
+import type { AllowanceStore, CarriedWindow, Reservation, WindowState } from './allowance-store';
 
-/** A Redis that answers slower than this counts as down for the request. */
+/** A Redis that answers slower than this counts as down for the command. */
 const REDIS_COMMAND_TIMEOUT_MS = 500;
-const OUTAGE_LOG_INTERVAL_MS = 10_000;
+/** The longest wait between reconnection attempts, so a restarted Redis is back within a second. */
+const RECONNECT_MAX_DELAY_MS = 250;
 const KEY_PREFIX = 'catalog-api:limits:';
 
 /**
  * The same step as the PostgreSQL store, on the Redis server's clock: a hash {window, reserved} that
- * expires with its window. Returns [granted, total, window, ms left].
+ * expires with its window. ARGV: want, limit, ttl ms, carried reserved, carried ms left (0 and 0
+ * when nothing is carried). Returns [granted, total, window, ms left].
  */
 const RESERVE_SCRIPT = `
   local window = redis.call('HGET', KEYS[1], 'window')
+  local carried = tonumber(ARGV[4])
   local reserved = 0
   if window then
-    reserved = tonumber(redis.call('HGET', KEYS[1], 'reserved'))
+    reserved = math.max(carried, tonumber(redis.call('HGET', KEYS[1], 'reserved')))
+    redis.call('HSET', KEYS[1], 'reserved', reserved)
   else
     local time = redis.call('TIME')
+    local ttl = ARGV[3]
+    if tonumber(ARGV[5]) > 0 then ttl = ARGV[5]; reserved = carried end
     window = time[1] .. '.' .. time[2]
-    redis.call('HSET', KEYS[1], 'window', window, 'reserved', 0)
-    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    redis.call('HSET', KEYS[1], 'window', window, 'reserved', reserved)
+    redis.call('PEXPIRE', KEYS[1], ttl)
   end
   local granted = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - reserved))
   if granted > 0 then reserved = redis.call('HINCRBY', KEYS[1], 'reserved', granted) end
@@ -41,37 +46,40 @@ const RELEASE_SCRIPT = `
   return 0`;
 
 /**
- * Optional (REDIS_URL): the minute's counters in Redis. While Redis is unreachable or slow, blocks
- * are reserved from the fallback (PostgreSQL) instead, so the service keeps answering and limiting;
- * in the minute Redis fails, a key's counts are split between the two stores, so it may get up to
- * twice its policy once.
+ * The minute's counters in Redis (REDIS_URL). Every command fails within 500 ms when Redis is
+ * unreachable or stalled; `FailoverAllowanceStore` decides what to do then.
  */
 export class RedisAllowanceStore implements AllowanceStore {
   private readonly redis: Redis;
-  private readonly logger = new Logger('Limits');
-  private lastOutageLog = 0;
 
-  constructor(
-    redisUrl: string,
-    private readonly fallback: AllowanceStore,
-  ) {
+  constructor(redisUrl: string, onError: (error: unknown) => void) {
     this.redis = new Redis(redisUrl, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
       commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      retryStrategy: (attempts) => Math.min(attempts * 50, RECONNECT_MAX_DELAY_MS),
     });
-    this.redis.on('error', (error) => this.reportOutage(error));
+    this.redis.on('error', onError);
   }
 
-  async reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation> {
+  async reserve(
+    key: string,
+    want: number,
+    limit: number,
+    ttlMs: number,
+    carried?: CarriedWindow,
+  ): Promise<Reservation> {
     const redisKey = KEY_PREFIX + key;
-    let reply: unknown;
-    try {
-      reply = await this.redis.eval(RESERVE_SCRIPT, 1, redisKey, want, limit, Math.ceil(ttlMs));
-    } catch (error) {
-      this.reportOutage(error);
-      return this.fallback.reserve(key, want, limit, ttlMs);
-    }
+    const reply = await this.redis.eval(
+      RESERVE_SCRIPT,
+      1,
+      redisKey,
+      want,
+      limit,
+      Math.ceil(ttlMs),
+      carried?.total ?? 0,
+      Math.ceil(carried?.msLeft ?? 0),
+    );
     const [granted, total, window, msLeft] = parseReply(reply);
     return {
       granted,
@@ -85,27 +93,19 @@ export class RedisAllowanceStore implements AllowanceStore {
   }
 
   async peek(key: string): Promise<WindowState | null> {
-    let reply: unknown;
-    try {
-      reply = await this.redis.eval(PEEK_SCRIPT, 1, KEY_PREFIX + key);
-    } catch (error) {
-      this.reportOutage(error);
-      return this.fallback.peek(key);
-    }
+    const reply = await this.redis.eval(PEEK_SCRIPT, 1, KEY_PREFIX + key);
     if (reply === null) return null;
     const [, total, window, msLeft] = parseReply([0, ...(Array.isArray(reply) ? reply : [])]);
     return { total, window, msLeft };
   }
 
-  async close(): Promise<void> {
-    await this.fallback.close();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+  /** Resolves when Redis answers a command within the command timeout. */
+  async ping(): Promise<void> {
+    await this.redis.ping();
   }
 
-  private reportOutage(error: unknown): void {
-    if (Date.now() - this.lastOutageLog < OUTAGE_LOG_INTERVAL_MS) return;
-    this.lastOutageLog = Date.now();
-    this.logger.warn({ err: error }, 'Redis is unavailable; counting per-minute limits in PostgreSQL');
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
