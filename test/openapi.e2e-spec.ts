@@ -36,7 +36,7 @@ describe('OpenAPI document at /openapi.json', () => {
     conformance = await OpenApiConformance.of(res.body);
     workDir = mkdtempSync(join(tmpdir(), 'catalog-openapi-'));
     writeFileSync(join(workDir, 'openapi.json'), JSON.stringify(document));
-  });
+  }, 120_000);
   afterAll(async () => {
     await t.close();
     rmSync(workDir, { recursive: true, force: true });
