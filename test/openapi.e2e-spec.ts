@@ -7,7 +7,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { Database } from '../src/database/database';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
-import { OpenApiResponseChecker } from './support/openapi-responses';
+import { OpenApiConformance } from './support/openapi-conformance';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
 
@@ -24,7 +24,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 describe('OpenAPI document at /openapi.json', () => {
   let t: TestApp;
   let document: Json;
-  let checker: OpenApiResponseChecker;
+  let conformance: OpenApiConformance;
   let workDir: string;
 
   beforeAll(async () => {
@@ -33,10 +33,10 @@ describe('OpenAPI document at /openapi.json', () => {
     const res = await t.http().get('/openapi.json').expect(200);
     expect(res.headers['x-request-id']).toBeDefined();
     document = res.body;
-    checker = new OpenApiResponseChecker(res.body);
+    conformance = await OpenApiConformance.of(res.body);
     workDir = mkdtempSync(join(tmpdir(), 'catalog-openapi-'));
     writeFileSync(join(workDir, 'openapi.json'), JSON.stringify(document));
-  });
+  }, 120_000);
   afterAll(async () => {
     await t.close();
     rmSync(workDir, { recursive: true, force: true });
@@ -53,7 +53,10 @@ describe('OpenAPI document at /openapi.json', () => {
     if (key !== null) req.set('Authorization', `Bearer ${key}`);
     const res = await req;
     expect({ path, status: res.status, body: res.body }).toMatchObject({ status: expectedStatus });
-    checker.check(path, res);
+    expect({ path, violations: conformance.violations({ method: 'GET', path, res }) }).toEqual({
+      path,
+      violations: [],
+    });
     return res;
   };
   const newKey = async (rpm: number, monthlyQuota: number) =>
@@ -355,28 +358,10 @@ describe('OpenAPI document at /openapi.json', () => {
 
     it('covered every documented status of every route', () => {
       const documented = ROUTES.flatMap((route) =>
-        Object.keys(document.paths[route].get.responses).map((status) => `${route} ${status}`),
+        Object.keys(document.paths[route].get.responses).map((status) => `GET ${route} ${status}`),
       );
-      expect([...checker.covered].sort()).toEqual(documented.sort());
+      expect([...conformance.covered].sort()).toEqual(documented.sort());
     });
-  });
-
-  it('the checker refuses bodies that break the schema', async () => {
-    const res = await checked('/v1/titles/tt0111161', 200);
-    const broken = (mutate: (title: Json) => void) => {
-      const body = structuredClone(res.body);
-      mutate(body.data[0]);
-      return () => checker.check('/v1/titles/tt0111161', { ...res, body } as Response);
-    };
-    expect(broken(() => undefined)).not.toThrow();
-    expect(broken((title) => (title.extra = 1))).toThrow('unexpected property extra');
-    expect(broken((title) => (title.genres = []))).toThrow('fewer than 1 items');
-    expect(broken((title) => delete title.plot)).toThrow('missing property plot');
-    expect(broken((title) => (title.id = '1'))).toThrow('is not integer');
-    expect(broken((title) => (title.type = 'episode'))).toThrow('is not one of');
-    expect(() => checker.check('/v1/titles/tt0111161', { ...res, status: 418 } as Response)).toThrow(
-      'status 418 is not documented',
-    );
   });
 
   it('types a client (openapi-typescript) that compiles with tsc --noEmit', async () => {
@@ -453,14 +438,14 @@ describe('OpenAPI document: answers with the database closed', () => {
   it('are documented 500s; after authentication they carry the rate-limit policy', async () => {
     const t = await createTestApp();
     try {
-      const checker = new OpenApiResponseChecker((await t.http().get('/openapi.json').expect(200)).body);
+      const conformance = await OpenApiConformance.of((await t.http().get('/openapi.json').expect(200)).body);
       await t.get('/v1/movies').expect(200); // the key is now cached: the failure comes after it
       await t.app.get(DataSource).destroy();
       const health = await t.http().get('/health').expect(500);
-      checker.check('/health', health);
+      expect(conformance.violations({ method: 'GET', path: '/health', res: health })).toEqual([]);
       for (const path of V1_REQUESTS) {
         const res = await t.get(path).expect(500);
-        checker.check(path, res);
+        expect(conformance.violations({ method: 'GET', path, res })).toEqual([]);
         expect(res.body.error.code).toBe('INTERNAL_ERROR');
         // The key is known in memory, so authentication passed: every later answer carries the policy.
         expect(res.headers['x-ratelimit-limit']).toBe('1000000');
