@@ -11,8 +11,8 @@
  *   4  its words, with or without its own leading        "tora" → "Tora! Tora! Tora!";
  *      article, are exactly the words of W (repeated     "new york" → "New York, New York";
  *      or not, in any order)                             "york new" → "New York"
- *   3  its key without a leading article equals K'       "the lord of the rings" → "Lord of the
- *      (an article the query typed, the title has not)   Rings" (the title has "the" only inside)
+ *   3  its key without a leading article equals K'       "the batman" → "Batman" (original title
+ *      (an article the query typed, the title has not)   "The Bat-Man": "the" only elsewhere)
  *   2  K's tokens appear in it in K's order (other        "lord of the rings" → "The Lord of the
  *      words may stand between them), or its              Rings: The Fellowship of the Ring";
  *      article-less key begins with K'                    "the spongebob movie" → "The SpongeBob
@@ -25,10 +25,10 @@
  * Tier 5: a leading article the user did not type does not lower a title ("godfather" means The
  * Godfather, 2.2M votes, more than Godfather, 8k votes: votes decide). A query that types the
  * article ("the batman") has the title with it in tier 5, and a title without it only in tier 3.
- * Tier 4 is just below the exact tier, not in it: a title made only of the query's words is as
- * strong a match as the query names ("Tora! Tora! Tora!" above every title that merely holds
- * "tora"), but a title that is the query exactly keeps its place when it is what was typed
- * ("Bang" stays first for "bang", above the more-voted "Bang Bang").
+ * Tier 4 is just below the exact tier, not in it: a title made only of the query's words is a
+ * strong match ("Tora! Tora! Tora!" above every more-voted title that merely holds "tora"), but the
+ * title that is exactly what was typed keeps its place ("Tora" first for "tora", "Tora! Tora!
+ * Tora!" first for "tora tora tora"), so known-item search by the exact title is not lowered.
  * A phrase at the start of a title and one later in it share a tier on purpose: the quality report
  * on real titles showed that splitting them ranks obscure "Spirit: …" titles above "Ghost Rider:
  * Spirit of Vengeance" or "Toy Story 3". "In order" rather than "contiguous" lets a query that skips
