@@ -17,6 +17,7 @@
  * "success" also counts a query as found when every result shown has the target's own token key,
  * with or without its article (typing "Dune" cannot tell the 1984 film from the 2000 series, nor
  * "Star Is Born" one "A Star Is Born" from another); "strict" counts only the target itself.
+ * `--show-failures N` prints the first N misses of each set, and the first N found only that way.
  * Titles longer than the contract's 100 characters cannot be typed whole and are left out.
  * Loopback targets only.
  */
@@ -111,6 +112,8 @@ async function evaluate(
   let success = 0;
   let strict = 0;
   const failures: string[] = [];
+  /** Found only by the "same key" rule: the target itself was not shown. */
+  const strictMisses: string[] = [];
   let next = 0;
   const worker = async () => {
     while (next < cases.length) {
@@ -123,13 +126,14 @@ async function evaluate(
       const targetKeys = new Set(keys(c.target));
       const tie =
         ids.length === c.within && ids.every((id) => keys(byId.get(id)).some((key) => targetKeys.has(key)));
+      const shown = () =>
+        `${c.q} → wanted ${c.target.title} (${c.target.votes}), got ${ids
+          .map((id) => `${byId.get(id)?.title} (${byId.get(id)?.votes})`)
+          .join(' | ')}`;
       if (hit) strict += 1;
       if (hit || tie) success += 1;
-      else if (failures.length < Number(values['show-failures'])) {
-        failures.push(
-          `${c.q} → wanted ${c.target.title} (${c.target.votes}), got ${ids.map((id) => byId.get(id)?.title).join(' | ')}`,
-        );
-      }
+      else if (failures.length < Number(values['show-failures'])) failures.push(shown());
+      if (!hit && tie && strictMisses.length < Number(values['show-failures'])) strictMisses.push(shown());
     }
   };
   await Promise.all(Array.from({ length: Number(values.concurrency) }, worker));
@@ -140,6 +144,7 @@ async function evaluate(
     success: pct(success),
     strict: pct(strict),
     failures: failures.join(' ;; '),
+    strictMisses: strictMisses.join(' ;; '),
   };
 }
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { RELEVANCE_TIERS, relevanceTierSql, wordSetSql } from '../src/catalog/search/relevance';
+import { RELEVANCE_TIERS, relevanceTierSql } from '../src/catalog/search/relevance';
 import { type SearchFilters, TitleSearchRepository } from '../src/catalog/search/title-search.repository';
 import { type SearchQuery, searchQuery, searchTokens } from '../src/catalog/search/search-text';
 import { SearchDatabase } from '../src/database/search-database';
@@ -111,9 +111,9 @@ describe('search fast paths equal the plain query', () => {
   /** The distinct tiers of a query's matches (the definition, for the coverage check only). */
   const tiersOf = async (query: SearchQuery): Promise<number[]> => {
     const rows = await t.app.get(SearchDatabase).query<{ tier: number }>(
-      `SELECT DISTINCT ${relevanceTierSql('s', { key: '$1', bareKey: '$2', wordSet: wordSetSql('$3::text[]') })} AS tier
+      `SELECT DISTINCT ${relevanceTierSql('s', { key: '$1', bareKey: '$2', wordSets: ['$4'] })} AS tier
        FROM title_search s WHERE s.lexemes @> $3::text[]`,
-      [query.key, query.bareKey, [...new Set(query.tokens)]],
+      [query.key, query.bareKey, [...new Set(query.tokens)], query.wordSet],
     );
     return rows.map((row) => row.tier);
   };

@@ -11,8 +11,8 @@
  *   4  its words, with or without its own leading        "tora" → "Tora! Tora! Tora!";
  *      article, are exactly the words of W (repeated     "new york" → "New York, New York";
  *      or not, in any order)                             "york new" → "New York"
- *   3  its key without a leading article equals K'       "the lord of the rings" → "Lord of the
- *      (an article the query typed, the title has not)   Rings" (the title has "the" only inside)
+ *   3  its key without a leading article equals K'       "the batman" → "Batman" (original title
+ *      (an article the query typed, the title has not)   "The Bat-Man": "the" only elsewhere)
  *   2  K's tokens appear in it in K's order (other        "lord of the rings" → "The Lord of the
  *      words may stand between them), or its              Rings: The Fellowship of the Ring";
  *      article-less key begins with K'                    "the spongebob movie" → "The SpongeBob
@@ -25,10 +25,10 @@
  * Tier 5: a leading article the user did not type does not lower a title ("godfather" means The
  * Godfather, 2.2M votes, more than Godfather, 8k votes: votes decide). A query that types the
  * article ("the batman") has the title with it in tier 5, and a title without it only in tier 3.
- * Tier 4 is just below the exact tier, not in it: a title made only of the query's words is as
- * strong a match as the query names ("Tora! Tora! Tora!" above every title that merely holds
- * "tora"), but a title that is the query exactly keeps its place when it is what was typed
- * ("Bang" stays first for "bang", above the more-voted "Bang Bang").
+ * Tier 4 is just below the exact tier, not in it: a title made only of the query's words is a
+ * strong match ("Tora! Tora! Tora!" above every more-voted title that merely holds "tora"), but the
+ * title that is exactly what was typed keeps its place ("Tora" first for "tora", "Tora! Tora!
+ * Tora!" first for "tora tora tora"), so known-item search by the exact title is not lowered.
  * A phrase at the start of a title and one later in it share a tier on purpose: the quality report
  * on real titles showed that splitting them ranks obscure "Spirit: …" titles above "Ghost Rider:
  * Spirit of Vengeance" or "Toy Story 3". "In order" rather than "contiguous" lets a query that skips
@@ -44,35 +44,12 @@ export const RELEVANCE_TIERS = {
 } as const;
 
 /**
- * The word set of an SQL text[] of tokens: its distinct tokens in byte order, joined by single
- * spaces (NULL when there is none). The loader stores it for each title form (`word_sets`) and a
- * query computes its own with the same expression, so both sides agree on the order.
- */
-export function wordSetSql(tokens: string): string {
-  return `(SELECT string_agg(DISTINCT w COLLATE "C", ' ' ORDER BY w COLLATE "C") FROM unnest(${tokens}) AS w)`;
-}
-
-/**
- * The word sets of a title_search row as the loader stores them (`word_sets`): those of its title
- * and its original title, each with and without its leading article, each once. `alias` names the
- * row's four token keys (title_key, title_bare_key, original_key, original_bare_key).
- */
-export function storedWordSetsSql(alias: string): string {
-  const of = (column: string) => wordSetSql(`string_to_array(${alias}.${column}, ' ')`);
-  return `ARRAY(SELECT DISTINCT s FROM unnest(ARRAY[
-      ${of('title_key')},
-      CASE WHEN ${alias}.title_bare_key <> ${alias}.title_key THEN ${of('title_bare_key')} END,
-      CASE WHEN ${alias}.original_key IS DISTINCT FROM ${alias}.title_key THEN ${of('original_key')} END,
-      CASE WHEN ${alias}.original_bare_key IS DISTINCT FROM ${alias}.original_key
-           THEN ${of('original_bare_key')} END
-    ]) AS s WHERE s IS NOT NULL)`;
-}
-
-/**
- * The tier of the title_search row `alias` for a query whose key, article-less key and word set are
- * the SQL expressions `key`, `bareKey` and `wordSet` (parameters or expressions of them at query
- * time; columns when the loader ranks lists). Tokens hold only letters, numbers and marks, so
- * spaces delimit them unambiguously.
+ * The tier of the title_search row `alias` for a query whose key and article-less key are the SQL
+ * expressions `key` and `bareKey`, and whose word set (`wordSet` in search-text.ts) is any of the
+ * SQL expressions `wordSets` (parameters at query time; columns when the loader ranks lists, where
+ * a pair "a b" offers both orders rather than sort as JavaScript does). The row's `word_sets` are
+ * its title forms' word sets, written by the loader from `searchDocument`. Tokens hold only
+ * letters, numbers and marks, so spaces delimit them unambiguously.
  *
  * `keyIsOwnToken`: the key is one token of the row's own title or original title (the loader's
  * per-token lists). The phrase test then always holds, so it is not evaluated (a second and a
@@ -80,10 +57,10 @@ export function storedWordSetsSql(alias: string): string {
  */
 export function relevanceTierSql(
   alias: string,
-  query: { key: string; bareKey: string; wordSet: string },
+  query: { key: string; bareKey: string; wordSets: readonly string[] },
   { keyIsOwnToken = false }: { keyIsOwnToken?: boolean } = {},
 ): string {
-  const { key, bareKey, wordSet } = query;
+  const { key, bareKey, wordSets } = query;
   const title = `${alias}.title_key`;
   const titleBare = `${alias}.title_bare_key`;
   const original = `${alias}.original_key`;
@@ -101,7 +78,8 @@ export function relevanceTierSql(
   return `CASE
     WHEN ${title} = ${key} OR ${original} = ${key} OR ${titleBare} = ${key} OR ${originalBare} = ${key}
       THEN ${t.exact}
-    WHEN ${wordSet} = ANY(${alias}.word_sets) THEN ${t.queryWordsOnly}
+    WHEN ${wordSets.map((wordSet) => `${wordSet} = ANY(${alias}.word_sets)`).join(' OR ')}
+      THEN ${t.queryWordsOnly}
     WHEN ${titleBare} = ${bareKey} OR ${originalBare} = ${bareKey} THEN ${t.articleLess}
     WHEN ${phrase} THEN ${t.phrase}
     ELSE ${t.allTokens} END`;

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../../database/database';
 import { MOVIE_TYPES, TITLE_TYPES } from '../title';
-import { RELEVANCE_TIERS, relevanceTierSql, storedWordSetsSql, wordSetSql } from './relevance';
+import { RELEVANCE_TIERS, relevanceTierSql } from './relevance';
 import { LEADING_ARTICLES } from './search-text';
 
 /**
@@ -46,8 +46,8 @@ async function createEmpty(tx: SqlExecutor, table: string): Promise<void> {
 
 /**
  * One narrow row per title. vote_rank orders the whole catalog by votes descending, then id;
- * list_rank counts within the title's family in that same order (one sort for both); word_sets
- * holds the word sets relevance compares (`storedWordSetsSql`).
+ * list_rank counts within the title's family in that same order (one sort for both). The keys and
+ * word sets relevance compares come as staged (`searchDocument`).
  */
 async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
   await tx.query(
@@ -55,7 +55,7 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
        title_key, title_bare_key, original_key, original_bare_key, word_sets)
      SELECT id, type, year, votes, vote_rank, family,
             CASE WHEN family = 'movies' THEN movies_so_far ELSE vote_rank - movies_so_far END,
-            lexemes, title_key, title_bare_key, original_key, original_bare_key, ${storedWordSetsSql('ranked')}
+            lexemes, title_key, title_bare_key, original_key, original_bare_key, word_sets
      FROM (
        SELECT t.id, s.type, s.year, s.rating_votes AS votes,
               CASE WHEN s.type = ANY($1::text[]) THEN 'movies' ELSE 'series' END AS family,
@@ -63,7 +63,8 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
               count(*) FILTER (WHERE s.type = ANY($1::text[])) OVER w AS movies_so_far,
               string_to_array(s.search_lexemes, ' ') AS lexemes,
               s.search_title_key AS title_key, s.search_title_bare_key AS title_bare_key,
-              s.search_original_key AS original_key, s.search_original_bare_key AS original_bare_key
+              s.search_original_key AS original_key, s.search_original_bare_key AS original_bare_key,
+              string_to_array(s.search_word_sets, E'\\x1f') AS word_sets
        FROM title_staging s JOIN titles t ON t.imdb_id = s.imdb_id
        WINDOW w AS (ORDER BY s.rating_votes DESC, t.id ROWS UNBOUNDED PRECEDING)
      ) ranked`,
@@ -91,10 +92,11 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
   const pair = {
     key: pairKey,
     bareKey: `(CASE WHEN a.token = ANY($1::text[]) THEN b.token ELSE ${pairKey} END)`,
-    wordSet: wordSetSql('ARRAY[a.token, b.token]'),
+    // Its word set is one of its two orders (the tokens differ).
+    wordSets: [pairKey, `(b.token || ' ' || a.token)`],
   };
   // A single token is its own key, article-less key and word set.
-  const token = { key: 'x.token', bareKey: 'x.token', wordSet: 'x.token' };
+  const token = { key: 'x.token', bareKey: 'x.token', wordSets: ['x.token'] };
   const byVotes = `(SELECT * FROM ${next('title_search')} ORDER BY vote_rank) s`;
   await tx.query(
     `CREATE TEMP TABLE search_entries ON COMMIT DROP AS

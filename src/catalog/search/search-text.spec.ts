@@ -51,6 +51,11 @@ describe('search text rules', () => {
     expect(doc.titleBareKey).toBe('amelie');
     expect(doc.originalKey).toBe('le fabuleux destin d amelie poulain');
     expect(doc.originalBareKey).toBe('fabuleux destin d amelie poulain');
+    expect(doc.wordSets).toEqual([
+      'amelie',
+      'amelie d destin fabuleux le poulain',
+      'amelie d destin fabuleux poulain',
+    ]);
     expect(searchDocument('Up', null).originalKey).toBeNull();
     expect(searchDocument('!!!', null)).toEqual({
       lexemes: [],
@@ -58,6 +63,7 @@ describe('search text rules', () => {
       titleBareKey: '',
       originalKey: null,
       originalBareKey: null,
+      wordSets: [],
     });
   });
 
@@ -78,6 +84,15 @@ describe('search text rules', () => {
       tokens: ['the', 'lord', 'of', 'the', 'rings'],
       key: 'the lord of the rings',
       bareKey: 'lord of the rings',
+      wordSet: 'lord of rings the',
     });
+  });
+
+  it('gives a title and a query made of the same words, in any order or number, one word set', () => {
+    expect(searchQuery('tora').wordSet).toBe('tora');
+    expect(searchDocument('Tora! Tora! Tora!', null).wordSets).toEqual(['tora']);
+    expect(searchQuery('york new').wordSet).toBe('new york');
+    expect(searchDocument('New York, New York', 'New York, New York').wordSets).toEqual(['new york']);
+    expect(searchDocument('The Batman', null).wordSets).toEqual(['batman the', 'batman']);
   });
 });

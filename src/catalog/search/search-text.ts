@@ -91,6 +91,15 @@ export function withoutLeadingArticle(tokens: readonly string[]): readonly strin
   return tokens.length > 1 && ARTICLES.has(tokens[0]) ? tokens.slice(1) : tokens;
 }
 
+/**
+ * The word set of some tokens: the distinct ones, sorted, joined by single spaces ("tora tora tora"
+ * → "tora"; "new york new york" and "york new" → "new york"). Titles and queries both get theirs
+ * from here, so they agree on the order; "" for no tokens.
+ */
+export function wordSet(tokens: readonly string[]): string {
+  return [...new Set(tokens)].sort().join(' ');
+}
+
 /** What a title stores for search: its lexemes and the token keys the relevance tiers compare. */
 export interface SearchDocument {
   lexemes: string[];
@@ -100,6 +109,11 @@ export interface SearchDocument {
   titleBareKey: string;
   originalKey: string | null;
   originalBareKey: string | null;
+  /**
+   * The word sets of the title and of the original title, each with and without its leading
+   * article, each once ("Tora! Tora! Tora!" → ["tora"]; "The Batman" → ["batman the", "batman"]).
+   */
+  wordSets: string[];
 }
 
 export function searchDocument(title: string, originalTitle: string | null): SearchDocument {
@@ -110,12 +124,17 @@ export function searchDocument(title: string, originalTitle: string | null): Sea
       (token) => Buffer.byteLength(token) <= MAX_LEXEME_BYTES,
     ),
   );
+  const forms = [titleTokens, withoutLeadingArticle(titleTokens)];
+  if (originalTokens !== null) forms.push(originalTokens, withoutLeadingArticle(originalTokens));
+  const wordSets = new Set(forms.map(wordSet));
+  wordSets.delete('');
   return {
     lexemes: [...lexemes],
     titleKey: titleTokens.join(' '),
     titleBareKey: withoutLeadingArticle(titleTokens).join(' '),
     originalKey: originalTokens === null ? null : originalTokens.join(' '),
     originalBareKey: originalTokens === null ? null : withoutLeadingArticle(originalTokens).join(' '),
+    wordSets: [...wordSets],
   };
 }
 
@@ -126,9 +145,16 @@ export interface SearchQuery {
   key: string;
   /** The same without a leading article. */
   bareKey: string;
+  /** Its distinct tokens (`wordSet`). */
+  wordSet: string;
 }
 
 export function searchQuery(rawText: string): SearchQuery {
   const tokens = searchTokens(rawText).slice(0, MAX_QUERY_TOKENS);
-  return { tokens, key: tokens.join(' '), bareKey: withoutLeadingArticle(tokens).join(' ') };
+  return {
+    tokens,
+    key: tokens.join(' '),
+    bareKey: withoutLeadingArticle(tokens).join(' '),
+    wordSet: wordSet(tokens),
+  };
 }

@@ -4,7 +4,7 @@ import type { TitleType } from '../title';
 import { titleSelectSql } from '../title-columns';
 import type { TitleRow } from '../title.serializer';
 import type { Slice } from '../title.repository';
-import { relevanceTierSql, wordSetSql } from './relevance';
+import { relevanceTierSql } from './relevance';
 import type { SearchQuery } from './search-text';
 
 export interface SearchFilters {
@@ -18,10 +18,13 @@ export interface SearchResult {
 }
 
 /**
- * The query's keys for `relevanceTierSql` in the ranking statements: $1 its key, $2 its article-less
- * key, $3 its distinct tokens (from which its word set is computed once per statement).
+ * The parameters every ranking statement starts with ($1 … $6), and the query's keys among them for
+ * `relevanceTierSql`.
  */
-const QUERY_KEYS = { key: '$1', bareKey: '$2', wordSet: wordSetSql('$3::text[]') };
+function rankingParams(query: SearchQuery, slice: Slice): unknown[] {
+  return [query.key, query.bareKey, [...new Set(query.tokens)], slice.limit, slice.offset, query.wordSet];
+}
+const QUERY_KEYS = { key: '$1', bareKey: '$2', wordSets: ['$6'] };
 
 /** search_lists rows for "every year" hold year 0 (start years are 1800 to 2100). */
 const ANY_YEAR = 0;
@@ -85,13 +88,7 @@ export class TitleSearchRepository {
 
   /** The definition: every title_search row holding all tokens, ranked in SQL. */
   async searchPlain(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
-    const params: unknown[] = [
-      query.key,
-      query.bareKey,
-      [...new Set(query.tokens)],
-      slice.limit,
-      slice.offset,
-    ];
+    const params = rankingParams(query, slice);
     let where = 's.lexemes @> $3::text[]';
     if (filters.type !== undefined) where += ` AND s.type = $${params.push(filters.type)}`;
     if (filters.year !== undefined) where += ` AND s.year = $${params.push(filters.year)}`;
@@ -160,25 +157,17 @@ export class TitleSearchRepository {
     intersect: readonly string[] = [],
   ): Promise<SearchResult> {
     const byYear = filters.year !== undefined;
-    const params: unknown[] = [
-      query.key,
-      query.bareKey,
-      [...new Set(query.tokens)],
-      slice.limit,
-      slice.offset,
-      candidates,
-      filters.year ?? ANY_YEAR,
-    ];
+    const params = [...rankingParams(query, slice), candidates, filters.year ?? ANY_YEAR];
     // A year's list has no per-type lists beside it: the type is checked on title_search.
     const typeCheck =
       byYear && filters.type !== undefined ? ` AND s.type = $${params.push(filters.type)}` : '';
     // The same year's list, and the same type's when no year is given: each holds every match.
     const column = byYear ? 'ids' : listColumn(filters.type);
     const list = (key: string) =>
-      `SELECT unnest(${column}) AS id FROM search_lists WHERE key = ${key} AND year = $7`;
+      `SELECT unnest(${column}) AS id FROM search_lists WHERE key = ${key} AND year = $8`;
     // INTERSECT is a hashed (or sorted) set operation whatever the planner guesses of the array
     // sizes: never a nested loop over two lists.
-    const ids = [list('$6'), ...intersect.map((key) => list(`$${params.push(key)}`))].join(' INTERSECT ');
+    const ids = [list('$7'), ...intersect.map((key) => list(`$${params.push(key)}`))].join(' INTERSECT ');
     return this.page(
       // search_lists before title_search: the loader locks them in this order when it swaps them.
       // The ids as one array: title_search is then read by one index scan over the sorted ids

@@ -2,13 +2,13 @@ import type { SqlExecutor } from '../../database/database';
 import { MOVIE_TYPES, SERIES_TYPES } from '../title';
 import { TITLE_COLUMNS, type TitleColumn } from '../title-columns';
 import type { CatalogLoadResult } from './catalog-load';
-import { fromStagingSql } from './staging';
+import { fromStagingSql, rowDigestSql } from './staging';
 
 /** The identity sequence that numbers titles. */
 const TITLE_ID_SEQUENCE = "pg_get_serial_sequence('titles', 'id')";
 
 /** The digest of a whole staged row: equal digests mean nothing to rewrite. */
-const ROW_DIGEST_SQL = 'md5(s::text)';
+const ROW_DIGEST_SQL = rowDigestSql('s');
 
 /** Every titles column the merge writes (all but the identity), with its value from title_staging s. */
 const MERGED = (TITLE_COLUMNS as readonly TitleColumn[])

@@ -54,7 +54,7 @@ describe('staging derived from TITLE_COLUMNS', () => {
         'actors text, awards text, poster_url text, box_office text, production text, total_seasons integer, ' +
         'rating_average numeric(3,1) NOT NULL, rating_votes integer NOT NULL, enriched boolean NOT NULL, ' +
         'search_lexemes text NOT NULL, search_title_key text NOT NULL, search_title_bare_key text NOT NULL, ' +
-        'search_original_key text, search_original_bare_key text)',
+        'search_original_key text, search_original_bare_key text, search_word_sets text NOT NULL)',
       'CREATE TEMP TABLE rating_staging (seq integer NOT NULL, imdb_id text NOT NULL, ' +
         'rating_average numeric(3,1) NOT NULL, rating_votes integer NOT NULL)',
       'CREATE TEMP TABLE enrichment_staging (seq integer NOT NULL, imdb_id text NOT NULL, ' +
@@ -71,7 +71,7 @@ describe('staging derived from TITLE_COLUMNS', () => {
       'COPY title_input_staging (imdb_id, type, title, original_title, year, end_year, runtime_minutes, genres, ' +
         'content_rating, plot, languages, countries, directors, writers, actors, awards, poster_url, ' +
         'box_office, production, total_seasons, rating_average, rating_votes, enriched, search_lexemes, ' +
-        'search_title_key, search_title_bare_key, search_original_key, search_original_bare_key) FROM STDIN',
+        'search_title_key, search_title_bare_key, search_original_key, search_original_bare_key, search_word_sets) FROM STDIN',
     );
     const fields = copied.slice(1).join('').split('\t');
     expect(fields.slice(0, 23)).toEqual([
@@ -90,7 +90,7 @@ describe('staging derived from TITLE_COLUMNS', () => {
       '100',
       'false',
     ]);
-    expect(fields).toHaveLength(28);
+    expect(fields).toHaveLength(29);
   });
 
   it('stages enrichment records as read, lists as one text value', async () => {
@@ -130,7 +130,7 @@ describe('staging derived from TITLE_COLUMNS', () => {
     expect(columns).toEqual(STAGED_COLUMNS.map((c) => c.column));
     expect(combine).toContain(
       'AS enriched, s.search_lexemes, s.search_title_key, s.search_title_bare_key, s.search_original_key, ' +
-        's.search_original_bare_key FROM title_input_staging s',
+        's.search_original_bare_key, s.search_word_sets FROM title_input_staging s',
     );
     expect(combine).toContain(
       'LEFT JOIN (SELECT * FROM rating_staging side WHERE NOT EXISTS (SELECT 1 FROM rating_staging later ' +
@@ -157,8 +157,15 @@ describe('merge derived from TITLE_COLUMNS', () => {
         'box_office, production, total_seasons, rating_average, rating_votes, enriched, source_hash) = ' +
         "(s.imdb_id, s.type, s.title, s.original_title, s.year, s.end_year, s.runtime_minutes, string_to_array(s.genres, E'\\x1f'),",
     );
-    expect(update).toContain('s.rating_votes, s.enriched, md5(s::text))');
-    expect(update).toContain('t.source_hash IS DISTINCT FROM md5(s::text)');
+    // The digest is the row's text form without the derived word sets: what md5(s::text) was before them.
+    const digest =
+      'md5(ROW(s.imdb_id, s.type, s.title, s.original_title, s.year, s.end_year, s.runtime_minutes, s.genres, ' +
+      's.content_rating, s.plot, s.languages, s.countries, s.directors, s.writers, s.actors, s.awards, ' +
+      's.poster_url, s.box_office, s.production, s.total_seasons, s.rating_average, s.rating_votes, s.enriched, ' +
+      's.search_lexemes, s.search_title_key, s.search_title_bare_key, s.search_original_key, ' +
+      's.search_original_bare_key)::text)';
+    expect(update).toContain(`s.rating_votes, s.enriched, ${digest})`);
+    expect(update).toContain(`t.source_hash IS DISTINCT FROM ${digest}`);
     const insert = statements.find((s) => s.sql.includes('INSERT INTO titles'))!.sql;
     // New titles are numbered after the sequence's last id, in imdb_id order.
     expect(insert).toContain('INSERT INTO titles (id, imdb_id, type,');

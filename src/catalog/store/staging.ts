@@ -23,7 +23,25 @@ const SEARCH_STAGING_COLUMNS = [
   'search_title_bare_key text NOT NULL',
   'search_original_key text',
   'search_original_bare_key text',
+  // The title's word sets (issue 26), separated like list items. Derived from the keys above, so
+  // left out of the row digest (`rowDigestSql`): that adds nothing, and keeps every digest, and the
+  // content version, what it was before the column.
+  'search_word_sets text NOT NULL',
 ] as const;
+const UNDIGESTED_COLUMNS: ReadonlySet<string> = new Set(['search_word_sets']);
+
+/**
+ * The digest of a whole staged row of title_staging `alias`: equal digests mean nothing to rewrite.
+ * md5 of the row's text form, every column but those derived from others (a ROW of the same
+ * columns in table order has the same text form as the row itself).
+ */
+export function rowDigestSql(alias: string): string {
+  const columns = [
+    ...STAGED_COLUMNS.map((c) => c.column),
+    ...SEARCH_STAGING_COLUMNS.map((definition) => definition.split(' ')[0]),
+  ].filter((column) => !UNDIGESTED_COLUMNS.has(column));
+  return `md5(ROW(${columns.map((column) => `${alias}.${column}`).join(', ')})::text)`;
+}
 
 type StagedColumn = (typeof STAGED_COLUMNS)[number];
 type SideInput = 'ratings' | 'enrichment';
@@ -176,6 +194,7 @@ async function* titleRows(records: Records<TitleRecord>): AsyncGenerator<Staging
       search.titleBareKey,
       search.originalKey,
       search.originalBareKey,
+      search.wordSets.join(LIST_SEPARATOR),
     );
     yield row;
   }
