@@ -113,12 +113,27 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       async (path) => {
         const res = await t.http().get(path).expect(404);
         expect(res.body.error.code).toBe('ROUTE_NOT_FOUND');
+        // Issue 28: the message says why.
+        expect(res.body.error.message).toContain('Paths are case-sensitive and lowercase');
         expectOnlyRequestId(res.headers);
         const withValidKey = await withKey(path, t.key).expect(404);
         expect(withValidKey.body.error.code).toBe('ROUTE_NOT_FOUND');
         expectOnlyRequestId(withValidKey.headers);
       },
     );
+
+    it('answers GET / with 404 ROUTE_NOT_FOUND pointing to /openapi.json and /health', async () => {
+      const res = await t.http().get('/').expect(404);
+      expect(res.body.error).toEqual({
+        code: 'ROUTE_NOT_FOUND',
+        message:
+          'The requested route was not found. This is the catalog API: its routes are described at /openapi.json, its status at /health.',
+        request_id: res.headers['x-request-id'],
+      });
+      expectOnlyRequestId(res.headers);
+      const other = await t.http().get('/v1/nothing').expect(404);
+      expect(other.body.error.message).toBe('The requested route was not found.');
+    });
 
     it('checks the key before the limits: a disabled or unknown key is refused without being counted', async () => {
       const storage = t.app.get(AllowanceStorage);

@@ -5,6 +5,7 @@ import { cliEnvironment, runCli } from './support/cli';
 import { FixtureFiles, basicsRow, omdbObject, ratingsRow } from './support/imdb-files';
 import { createTestApp } from './support/test-app';
 import { TEST_ENGINE, type TestDatabase, createTestDatabase } from './support/test-database';
+import { packageVersion } from '../src/cli/cli-version';
 
 describe('catalog:ingest CLI', () => {
   let database: TestDatabase;
@@ -53,7 +54,12 @@ describe('catalog:ingest CLI', () => {
         '--ratings',
         ratings(),
         '--enrichment',
-        files.enrichment('omdb.ndjson', [omdbObject('tt0903747', { totalSeasons: '5' })]),
+        files.enrichment('omdb.ndjson', [
+          omdbObject('tt0903747', { totalSeasons: '5' }),
+          // Not in the catalog (an episode, and an id the basics do not have): skipped, and counted.
+          omdbObject('tt0959621'),
+          omdbObject('tt9999999'),
+        ]),
         '--catalog-version',
         '2026-11-21',
         '--json',
@@ -64,12 +70,29 @@ describe('catalog:ingest CLI', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0])).toMatchObject({
-      catalogVersion: '2026-11-21',
+    const summary = JSON.parse(lines[0]);
+    // The API's style, like keys:* --json: snake_case keys, skip reasons included.
+    expect(Object.keys(summary)).toEqual([
+      'catalog_version',
+      'titles',
+      'by_type',
+      'enriched',
+      'inserted',
+      'updated',
+      'removed',
+      'files',
+      'ingested_at',
+      'duration_ms',
+    ]);
+    expect(summary).toMatchObject({
+      catalog_version: '2026-11-21',
       titles: 2,
       enriched: 1,
-      byType: { movie: 1, tv_series: 1 },
-      files: { basics: { rows: 3, skipped: { 'excluded title type': 1 } } },
+      by_type: { movie: 1, tv_series: 1 },
+      files: {
+        basics: { rows: 3, skipped: { excluded_title_type: 1 } },
+        enrichment: { rows: 3, skipped: { not_in_the_catalog_or_repeated: 2 } },
+      },
     });
 
     const app = await createTestApp({}, database);
@@ -84,6 +107,14 @@ describe('catalog:ingest CLI', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('prints its version with --version, without a database', async () => {
+    const result = await runCli(['--version'], {
+      ...env,
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+    });
+    expect(result).toEqual({ code: 0, stdout: `${packageVersion()}\n`, stderr: '' });
   });
 
   it('prints a readable summary without --json', async () => {

@@ -81,7 +81,7 @@ describe('catalog ingest', () => {
       files: {
         basics: { rows: 8, skipped: { 'excluded title type': 2, 'invalid or out-of-range year': 1 } },
         ratings: { rows: 5, skipped: {} },
-        enrichment: { rows: 4, skipped: { 'error response': 1 } },
+        enrichment: { rows: 4, skipped: { 'error response': 1, 'not in the catalog or repeated': 1 } },
       },
     });
 

@@ -9,6 +9,7 @@ import {
   parseBasicsRow,
   parseRatingsRow,
 } from './imdb-normalizer';
+import type { ReadPosition } from './line-reader';
 import { checkNdjson, readNdjson } from './ndjson-reader';
 import { parseOmdbObject } from './omdb-normalizer';
 import { checkTsvHeader, readTsv } from './tsv-reader';
@@ -26,8 +27,11 @@ export type IngestPhase = 'basics' | 'ratings' | 'enrichment' | LoadPhase;
 
 export interface IngestOptions {
   catalogVersion?: string;
-  /** Called as rows are read (about every 10,000 rows) and as each later phase starts. */
-  onProgress?: (phase: IngestPhase, rowsRead: number) => void;
+  /**
+   * Called as rows are read (about every 10,000 rows), with the fraction of the file read (0–1),
+   * and as each later phase starts (no fraction: its size is not known).
+   */
+  onProgress?: (phase: IngestPhase, rowsRead: number, fractionRead?: number) => void;
 }
 
 export interface FileSummary {
@@ -66,14 +70,15 @@ export class CatalogIngestService {
     await checkTsvHeader(files.ratings, RATINGS_COLUMNS);
     if (files.enrichment) await checkNdjson(files.enrichment);
 
-    const progress = options.onProgress ?? (() => undefined);
+    const progress: NonNullable<IngestOptions['onProgress']> = options.onProgress ?? (() => undefined);
     const byType = Object.fromEntries(TITLE_TYPES.map((type) => [type, 0])) as Record<TitleType, number>;
     const basics: FileSummary = { rows: 0, skipped: {} };
     const ratings: FileSummary = { rows: 0, skipped: {} };
-    const enrichment: FileSummary | null = files.enrichment ? { rows: 0, skipped: {} } : null;
+    const enrichmentFile = files.enrichment;
+    const enrichment: FileSummary | null = enrichmentFile ? { rows: 0, skipped: {} } : null;
 
     const titles = kept(
-      readTsv(files.basics, BASICS_COLUMNS),
+      (position) => readTsv(files.basics, BASICS_COLUMNS, position),
       (row) => {
         const parsed = parseBasicsRow(row.fields);
         if (parsed.ok) byType[parsed.value.type] += 1;
@@ -87,16 +92,16 @@ export class CatalogIngestService {
       {
         titles,
         ratings: kept(
-          readTsv(files.ratings, RATINGS_COLUMNS),
+          (position) => readTsv(files.ratings, RATINGS_COLUMNS, position),
           (row) => parseRatingsRow(row.fields),
           ratings,
           'ratings',
           progress,
         ),
         enrichments:
-          files.enrichment && enrichment
+          enrichmentFile && enrichment
             ? kept(
-                readNdjson(files.enrichment),
+                (position) => readNdjson(enrichmentFile, position),
                 (line) => parseOmdbObject(line.value),
                 enrichment,
                 'enrichment',
@@ -106,6 +111,7 @@ export class CatalogIngestService {
       },
       { catalogVersion: options.catalogVersion, onPhase: (phase) => progress(phase, 0) },
     );
+    if (enrichment) countUnusedEnrichment(enrichment, result.enrichedCount);
     return {
       catalogVersion: result.catalogVersion,
       titles: result.titleCount,
@@ -121,21 +127,37 @@ export class CatalogIngestService {
   }
 }
 
+/** The skip reason of enrichment records that enriched no title. */
+export const UNUSED_ENRICHMENT_REASON = 'not in the catalog or repeated';
+
+/**
+ * Enrichment records that parsed but enriched no title (an id the catalog does not serve, or a
+ * second record for an id: the last one read wins) are skipped too: records read, minus those
+ * skipped while reading, minus the titles enriched.
+ */
+function countUnusedEnrichment(summary: FileSummary, enrichedTitles: number): void {
+  const skippedWhileReading = Object.values(summary.skipped).reduce((sum, count) => sum + count, 0);
+  const unused = summary.rows - skippedWhileReading - enrichedTitles;
+  if (unused > 0) summary.skipped[UNUSED_ENRICHMENT_REASON] = unused;
+}
+
 /** Parses rows, yields the kept values, counts rows and skip reasons, and reports progress. */
 async function* kept<T, Row>(
-  rows: AsyncIterable<Row>,
+  read: (position: ReadPosition) => AsyncIterable<Row>,
   parse: (row: Row) => Parsed<T>,
   summary: FileSummary,
   phase: IngestPhase,
-  progress: (phase: IngestPhase, rowsRead: number) => void,
+  progress: NonNullable<IngestOptions['onProgress']>,
 ): AsyncGenerator<T> {
-  progress(phase, 0);
-  for await (const row of rows) {
+  const position: ReadPosition = { bytesRead: 0, size: 0 };
+  const fraction = () => (position.size > 0 ? Math.min(1, position.bytesRead / position.size) : undefined);
+  progress(phase, 0, 0);
+  for await (const row of read(position)) {
     summary.rows += 1;
-    if (summary.rows % PROGRESS_EVERY_ROWS === 0) progress(phase, summary.rows);
+    if (summary.rows % PROGRESS_EVERY_ROWS === 0) progress(phase, summary.rows, fraction());
     const parsed = parse(row);
     if (parsed.ok) yield parsed.value;
     else summary.skipped[parsed.reason] = (summary.skipped[parsed.reason] ?? 0) + 1;
   }
-  progress(phase, summary.rows);
+  progress(phase, summary.rows, 1);
 }

@@ -1,8 +1,14 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { setFlagsFromString } from 'node:v8';
 import { CliError } from '../cli/cli-errors';
+import { readingDetail } from './reading-progress';
 import { parseCliText } from '../cli/cli-options';
-import { CatalogIngestService, type IngestPhase, type IngestSummary } from './catalog-ingest.service';
+import {
+  CatalogIngestService,
+  type FileSummary,
+  type IngestPhase,
+  type IngestSummary,
+} from './catalog-ingest.service';
 
 interface IngestCommandOptions {
   basics?: string;
@@ -54,7 +60,7 @@ export class IngestCommand extends CommandRunner {
       { catalogVersion: options.catalogVersion, onProgress: progress?.report },
     );
     progress?.finish();
-    console.log(options.json ? JSON.stringify(summary) : describeSummary(summary));
+    console.log(options.json ? JSON.stringify(summaryJson(summary)) : describeSummary(summary));
   }
 
   @Option({ flags: '--basics <path>', description: 'IMDb title.basics.tsv (plain or .gz)' })
@@ -91,18 +97,18 @@ function terminalProgress() {
   let phase: IngestPhase | undefined;
   let phaseStarted = 0;
   let latestRows = 0;
+  let latestFraction: number | undefined;
   let lastDraw = 0;
   const draw = () => {
     lastDraw = Date.now();
     const seconds = (lastDraw - phaseStarted) / 1000;
-    const rate = seconds > 0 ? Math.round(latestRows / seconds) : 0;
     const detail = READ_PHASES.has(phase!)
-      ? `: ${latestRows.toLocaleString('en-US')} rows (${rate.toLocaleString('en-US')}/s)`
+      ? readingDetail(latestRows, seconds, latestFraction)
       : `… ${seconds.toFixed(0)} s`;
     process.stderr.write(`\r\x1b[2K${PHASE_LABELS[phase!]}${detail}`);
   };
   return {
-    report: (next: IngestPhase, rows: number) => {
+    report: (next: IngestPhase, rows: number, fraction?: number) => {
       if (next !== phase) {
         if (phase) {
           draw();
@@ -112,12 +118,41 @@ function terminalProgress() {
         phaseStarted = Date.now();
       }
       latestRows = rows;
+      latestFraction = fraction;
       if (rows === 0 || Date.now() - lastDraw >= 1000) draw();
     },
     finish: () => {
       draw();
       process.stderr.write('\n');
     },
+  };
+}
+
+/** A skip reason as a JSON key: snake_case, like every other key. */
+const reasonKey = (reason: string) => reason.replace(/ /g, '_');
+
+const fileJson = (file: FileSummary) => ({
+  rows: file.rows,
+  skipped: Object.fromEntries(Object.entries(file.skipped).map(([reason, n]) => [reasonKey(reason), n])),
+});
+
+/** The `--json` summary in the API's style (snake_case keys), like `keys:* --json`. */
+export function summaryJson(summary: IngestSummary) {
+  return {
+    catalog_version: summary.catalogVersion,
+    titles: summary.titles,
+    by_type: summary.byType,
+    enriched: summary.enriched,
+    inserted: summary.inserted,
+    updated: summary.updated,
+    removed: summary.removed,
+    files: {
+      basics: fileJson(summary.files.basics),
+      ratings: fileJson(summary.files.ratings),
+      enrichment: summary.files.enrichment ? fileJson(summary.files.enrichment) : null,
+    },
+    ingested_at: summary.ingestedAt,
+    duration_ms: summary.durationMs,
   };
 }
 

@@ -11,6 +11,15 @@ export interface NumberedLine {
   text: string;
 }
 
+/**
+ * How far a reader has got through its file, in bytes of the file as stored (compressed for a gzip
+ * file): the ingest's progress shows a percentage and the time left from it.
+ */
+export interface ReadPosition {
+  bytesRead: number;
+  size: number;
+}
+
 const GZIP_MAGIC = [0x1f, 0x8b];
 const READ_CHUNK_BYTES = 64 * 1024;
 
@@ -27,8 +36,12 @@ export async function* readLines(path: string): AsyncGenerator<NumberedLine> {
  * of one per line, for the readers of the large dataset files. Split here rather than by
  * node:readline, which took an eighth of an ingest's parsing time.
  */
-export async function* readLineBatches(path: string): AsyncGenerator<NumberedLine[]> {
-  const { file, source } = await openSource(path);
+export async function* readLineBatches(
+  path: string,
+  position?: ReadPosition,
+): AsyncGenerator<NumberedLine[]> {
+  const { file, source, size } = await openSource(path);
+  if (position) position.size = size;
   const decoder = new StringDecoder('utf8');
   let number = 0;
   let rest = '';
@@ -47,6 +60,7 @@ export async function* readLineBatches(path: string): AsyncGenerator<NumberedLin
         start = end + 1;
       }
       rest = text.slice(start);
+      if (position) position.bytesRead = (file as Readable & { bytesRead: number }).bytesRead;
       if (batch.length > 0) yield batch;
     }
     rest += decoder.end();
@@ -60,11 +74,13 @@ export async function* readLineBatches(path: string): AsyncGenerator<NumberedLin
   }
 }
 
-async function openSource(path: string): Promise<{ file: Readable; source: Readable }> {
+async function openSource(path: string): Promise<{ file: Readable; source: Readable; size: number }> {
   let gzip: boolean;
+  let size: number;
   try {
     const handle = await open(path, 'r');
     try {
+      size = (await handle.stat()).size;
       const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
       gzip = bytesRead === 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1];
     } finally {
@@ -79,9 +95,9 @@ async function openSource(path: string): Promise<{ file: Readable; source: Reada
   // 64 KB reads: with 1 MB reads the ingest held up to ~35 MB of spent read buffers awaiting
   // collection, and each read queued a whole megabyte of lines at once.
   const file = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES });
-  if (!gzip) return { file, source: file };
+  if (!gzip) return { file, source: file, size };
   const gunzip = createGunzip();
   file.on('error', (error) => gunzip.destroy(error));
   gunzip.on('error', () => file.destroy());
-  return { file, source: file.pipe(gunzip) };
+  return { file, source: file.pipe(gunzip), size };
 }

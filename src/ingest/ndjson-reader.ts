@@ -1,5 +1,5 @@
 import { IngestInputError } from './ingest-errors';
-import { readLineBatches } from './line-reader';
+import { type ReadPosition, readLineBatches } from './line-reader';
 
 export interface JsonLine {
   line: number;
@@ -7,8 +7,8 @@ export interface JsonLine {
 }
 
 /** One JSON object per line; blank lines are allowed, anything else that is not an object is refused. */
-export async function* readNdjson(path: string): AsyncGenerator<JsonLine> {
-  for await (const batch of readLineBatches(path)) {
+export async function* readNdjson(path: string, position?: ReadPosition): AsyncGenerator<JsonLine> {
+  for await (const batch of readLineBatches(path, position)) {
     for (const { number, text } of batch) {
       if (text.trim() === '') continue;
       let value: unknown;

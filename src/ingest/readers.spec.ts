@@ -342,3 +342,26 @@ describe('readNdjson', () => {
     expect((await inputError(collect(readNdjson(path)))).message).toContain(path);
   });
 });
+
+describe('read position', () => {
+  it.each([
+    ['plain', (text: string) => Buffer.from(text, 'utf8')],
+    ['gzip', gzipped],
+  ])('reports how far a %s file has been read, in its stored bytes', async (_kind, encode) => {
+    const rows = Array.from(
+      { length: 20_000 },
+      (_, i) => `tt${String(i).padStart(7, '0')}\t7.${i % 10}\t${i}`,
+    );
+    const content = encode([RATINGS_HEADER, ...rows].join('\n'));
+    const path = file('ratings.tsv', content);
+    const position = { bytesRead: 0, size: 0 };
+    const seen: number[] = [];
+    for await (const row of readTsv(path, RATINGS_COLUMNS, position)) {
+      expect(row.fields).toHaveLength(3);
+      seen.push(position.bytesRead);
+    }
+    expect(position.size).toBe(content.length);
+    expect(position.bytesRead).toBe(content.length);
+    expect(Math.min(...seen)).toBeLessThan(content.length);
+  });
+});

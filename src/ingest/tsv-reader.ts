@@ -1,5 +1,5 @@
 import { IngestInputError } from './ingest-errors';
-import { readLineBatches, readLines } from './line-reader';
+import { type ReadPosition, readLineBatches, readLines } from './line-reader';
 
 export interface TsvRow {
   line: number;
@@ -10,9 +10,13 @@ export interface TsvRow {
  * Rows of an IMDb dataset file: a header line that must name exactly `columns`, then tab-separated
  * rows with exactly that many fields. IMDb's TSV has no quoting: a `"` is an ordinary character.
  */
-export async function* readTsv(path: string, columns: readonly string[]): AsyncGenerator<TsvRow> {
+export async function* readTsv(
+  path: string,
+  columns: readonly string[],
+  position?: ReadPosition,
+): AsyncGenerator<TsvRow> {
   let header = true;
-  for await (const batch of readLineBatches(path)) {
+  for await (const batch of readLineBatches(path, position)) {
     for (const { number, text } of batch) {
       if (header) {
         header = false;

@@ -4,6 +4,7 @@ import { assignRequestId } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 import { recordResponseError } from './response-error-code';
+import { routeNotFoundMessage } from './route-not-found';
 import { errorEnvelope } from './error-envelope';
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'];
@@ -21,7 +22,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const requestId = assignRequestId(req, res);
-    const error = this.toApiError(exception);
+    const error = this.toApiError(exception, req);
     const definition = ERROR_CATALOGUE[error.code];
 
     if (error.code === 'INTERNAL_ERROR' && !error.expected) {
@@ -39,9 +40,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));
   }
 
-  private toApiError(exception: unknown): ApiError {
+  private toApiError(exception: unknown, req: Request): ApiError {
     if (exception instanceof ApiError) return exception;
     const code = this.codeForFrameworkError(exception);
+    if (code === 'ROUTE_NOT_FOUND') return new ApiError(code, routeNotFoundMessage(req.path));
     return new ApiError(code);
   }
 

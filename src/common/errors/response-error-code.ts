@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { ApiError } from './api-error';
 import type { ErrorCode } from './error-catalogue';
 
 interface RecordedError {
@@ -24,4 +25,10 @@ export function responseErrorCode(res: ServerResponse): ErrorCode | undefined {
 /** The exception an error response was made from, if the filter recorded one. */
 export function responseErrorCause(res: ServerResponse): unknown {
   return recorded.get(res)?.cause;
+}
+
+/** Whether `res` is an answer the service gives on purpose (`ApiError.expected`), not a failure. */
+export function responseErrorExpected(res: ServerResponse): boolean {
+  const cause = recorded.get(res)?.cause;
+  return cause instanceof ApiError && cause.expected;
 }

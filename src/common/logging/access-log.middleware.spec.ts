@@ -2,6 +2,8 @@ import { type Server, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { ApiError } from '../errors/api-error';
+import { recordResponseError } from '../errors/response-error-code';
 import { REDACTED } from './redact-url';
 import { accessLog } from './access-log.middleware';
 
@@ -77,6 +79,23 @@ describe('accessLog', () => {
         req: { id: answer.requestId, method: 'GET', url: '/health', remoteAddress: '127.0.0.1' },
         res: { statusCode: 500 },
       }),
+    ]);
+  });
+
+  it('logs a 500 the service gives on purpose (/health while draining) at info', async () => {
+    const app = await serve('info', (res) => {
+      recordResponseError(
+        res,
+        'INTERNAL_ERROR',
+        ApiError.expected('INTERNAL_ERROR', 'The service is shutting down.'),
+      );
+      res.writeHead(500).end('{}');
+    });
+    server = app.server;
+    await get(app.port, '/health');
+    await settle();
+    expect(app.lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'request completed', res: { statusCode: 500 } }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { responseErrorExpected } from '../errors/response-error-code';
 import { assignRequestId } from '../request-id/request-id';
 import { redactUrl } from './redact-url';
 
@@ -15,10 +16,10 @@ export interface AccessLine {
 
 /**
  * One JSON line per request, written when its response has been sent (`request completed`, level
- * info; `request errored`, level error, for a 5xx) or when the connection closed first (`request
- * aborted`). The client address is the one Express settles on: the peer's, or with TRUST_PROXY the
- * nearest untrusted address of X-Forwarded-For. It also gives the request its id (X-Request-Id)
- * before anything else runs. The URL is
+ * info; `request errored`, level error, for a 5xx the service did not give on purpose) or when the
+ * connection closed first (`request aborted`). The client address is the one Express settles on:
+ * the peer's, or with TRUST_PROXY the nearest untrusted address of X-Forwarded-For. It also gives
+ * the request its id (X-Request-Id) before anything else runs. The URL is
  * logged with credentials redacted; headers never are. Nothing is built unless the line's level is
  * enabled, so at LOG_LEVEL=warn a successful request costs one listener.
  */
@@ -31,7 +32,7 @@ export function accessLog(logger: Logger) {
     // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
     // closed first.
     res.once('close', () => {
-      const level = res.statusCode >= 500 ? 'error' : 'info';
+      const level = failed(res) ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const line: AccessLine = {
         req: {
@@ -49,7 +50,12 @@ export function accessLog(logger: Logger) {
   };
 }
 
+/** A 5xx, unless the service gave it on purpose (/health while draining: the drain logs itself). */
+function failed(res: ServerResponse): boolean {
+  return res.statusCode >= 500 && !responseErrorExpected(res);
+}
+
 function accessMessage(res: ServerResponse): string {
   if (!res.writableFinished) return 'request aborted';
-  return res.statusCode >= 500 ? 'request errored' : 'request completed';
+  return failed(res) ? 'request errored' : 'request completed';
 }
