@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   await db.connect();
   const [{ imdb_id: imdbId, titles, version }] = (
     await db.query<{ imdb_id: string; titles: number; version: string }>(
-      `SELECT (SELECT imdb_id FROM titles ORDER BY id OFFSET 500000 LIMIT 1) AS imdb_id,
+      `SELECT (SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1) AS imdb_id,
               (SELECT title_count FROM catalog_state WHERE id = 1) AS titles,
               (SELECT catalog_version FROM catalog_state WHERE id = 1) AS version`,
     )

@@ -15,7 +15,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
-  // First, so every answer carries them: errors, refusals of bad escapes and /health included.
+  // First, so every answer carries them: errors, unknown routes and /health included.
   app.use(securityHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
