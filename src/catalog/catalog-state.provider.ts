@@ -39,6 +39,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private inFlight: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
   private lastReadFailed = false;
+  private stale = false;
   private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly repository: CatalogStateRepository) {}
@@ -54,10 +55,23 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   /** The newest reading when it is recent and the database answered last time; else a fresh one. */
   current(): Promise<StateReading> {
     const newest = this.newest;
-    if (newest && !this.lastReadFailed && Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS) {
+    if (
+      newest &&
+      !this.lastReadFailed &&
+      !this.stale &&
+      Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS
+    ) {
       return Promise.resolve(newest);
     }
     return this.fresh();
+  }
+
+  /**
+   * This process just changed the catalog (its own ingest committed): the next `current()` reads
+   * the state instead of answering from the reading before the change.
+   */
+  invalidate(): void {
+    this.stale = true;
   }
 
   fresh(): Promise<StateReading> {
@@ -73,6 +87,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
 
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
+    this.stale = false;
     let state: CatalogState;
     try {
       state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);

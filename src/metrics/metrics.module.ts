@@ -9,7 +9,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
 import type { AppConfig } from '../config/app-config';
 import { CatalogMetrics } from './catalog.metrics';
-import { DatabasePoolMetrics } from './database-pool.metrics';
+import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
@@ -40,6 +40,7 @@ export class MetricsModule implements NestModule {
         HttpMetricsMiddleware,
         DatabasePoolMetrics,
         CatalogMetrics,
+        SearchPoolMetrics,
         MetricsServer,
       ],
     };
