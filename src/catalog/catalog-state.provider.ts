@@ -39,7 +39,10 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private inFlight: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
   private lastReadFailed = false;
-  private stale = false;
+  /** Reads started, the number of the read behind `newest`, and the first read `current()` trusts. */
+  private started = 0;
+  private newestNumber = 0;
+  private trustedFrom = 0;
   private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly repository: CatalogStateRepository) {}
@@ -58,7 +61,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     if (
       newest &&
       !this.lastReadFailed &&
-      !this.stale &&
+      this.newestNumber >= this.trustedFrom &&
       Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS
     ) {
       return Promise.resolve(newest);
@@ -68,17 +71,21 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
 
   /**
    * This process just changed the catalog (its own ingest committed): the next `current()` reads
-   * the state instead of answering from the reading before the change.
+   * the state with a read sent after this call, neither from an earlier reading nor by joining a
+   * read already in flight.
    */
   invalidate(): void {
-    this.stale = true;
+    this.trustedFrom = this.started + 1;
+    this.inFlight = null;
   }
 
   fresh(): Promise<StateReading> {
-    this.inFlight ??= this.read().finally(() => {
-      this.inFlight = null;
+    if (this.inFlight) return this.inFlight;
+    const read: Promise<StateReading> = this.read().finally(() => {
+      if (this.inFlight === read) this.inFlight = null;
     });
-    return this.inFlight;
+    this.inFlight = read;
+    return read;
   }
 
   last(): StateReading | null {
@@ -87,7 +94,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
 
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
-    this.stale = false;
+    const number = ++this.started;
     let state: CatalogState;
     try {
       state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
@@ -97,7 +104,10 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     }
     this.lastReadFailed = false;
     const reading = { state, sentAt };
-    if (!this.newest || this.newest.sentAt <= sentAt) this.newest = reading;
+    if (number > this.newestNumber) {
+      this.newest = reading;
+      this.newestNumber = number;
+    }
     return reading;
   }
 }
