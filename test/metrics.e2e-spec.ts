@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { HttpMetrics } from '../src/metrics/http-metrics';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { eventually } from './support/timing';
 import { type TestApp, createTestApp } from './support/test-app';
 import { TEST_ENGINE } from './support/test-database';
 
@@ -135,9 +136,17 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     const db = t.app.get((await import('../src/database/database')).Database);
     await db.query('ALTER TABLE catalog_state RENAME TO catalog_state_away');
     try {
-      const { status, body } = await scrape();
-      expect(status).toBe(200);
-      expect(sample(body, 'catalog_titles')).toBeNaN();
+      // The gauges show the process's newest state reading: NaN once a read has failed (the state
+      // is read every 500 ms), and each scrape still answers 200.
+      await eventually(
+        async () => {
+          const { status, body } = await scrape();
+          expect(status).toBe(200);
+          return Number.isNaN(sample(body, 'catalog_titles'));
+        },
+        3_000,
+        100,
+      );
     } finally {
       await db.query('ALTER TABLE catalog_state_away RENAME TO catalog_state');
     }

@@ -118,4 +118,22 @@ describe('CatalogStateProvider', () => {
     jest.advanceTimersByTime(10 * CATALOG_STATE_POLL_MS);
     expect(repository.current).toHaveBeenCalledTimes(2);
   });
+
+  it('after invalidate(), current() waits for a read sent after it, not one in flight before it', async () => {
+    const { repository, pending } = controlledRepository();
+    const provider = new CatalogStateProvider(repository);
+    const first = provider.fresh();
+    pending[0].resolve(row('v1'));
+    await first;
+    const before = provider.fresh(); // in flight when the catalog changes
+    provider.invalidate();
+    const after = provider.current();
+    expect(repository.current).toHaveBeenCalledTimes(3);
+    pending[1].resolve(row('v1'));
+    await before;
+    pending[2].resolve(row('v2'));
+    expect((await after).state.catalogVersion).toBe('v2');
+    expect((await provider.current()).state.catalogVersion).toBe('v2');
+    expect(repository.current).toHaveBeenCalledTimes(3);
+  });
 });

@@ -39,6 +39,10 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private inFlight: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
   private lastReadFailed = false;
+  /** Reads started, the number of the read behind `newest`, and the first read `current()` trusts. */
+  private started = 0;
+  private newestNumber = 0;
+  private trustedFrom = 0;
   private poll: NodeJS.Timeout | undefined;
 
   constructor(private readonly repository: CatalogStateRepository) {}
@@ -54,17 +58,34 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   /** The newest reading when it is recent and the database answered last time; else a fresh one. */
   current(): Promise<StateReading> {
     const newest = this.newest;
-    if (newest && !this.lastReadFailed && Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS) {
+    if (
+      newest &&
+      !this.lastReadFailed &&
+      this.newestNumber >= this.trustedFrom &&
+      Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS
+    ) {
       return Promise.resolve(newest);
     }
     return this.fresh();
   }
 
+  /**
+   * This process just changed the catalog (its own ingest committed): the next `current()` reads
+   * the state with a read sent after this call, neither from an earlier reading nor by joining a
+   * read already in flight.
+   */
+  invalidate(): void {
+    this.trustedFrom = this.started + 1;
+    this.inFlight = null;
+  }
+
   fresh(): Promise<StateReading> {
-    this.inFlight ??= this.read().finally(() => {
-      this.inFlight = null;
+    if (this.inFlight) return this.inFlight;
+    const read: Promise<StateReading> = this.read().finally(() => {
+      if (this.inFlight === read) this.inFlight = null;
     });
-    return this.inFlight;
+    this.inFlight = read;
+    return read;
   }
 
   last(): StateReading | null {
@@ -73,6 +94,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
 
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
+    const number = ++this.started;
     let state: CatalogState;
     try {
       state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
@@ -82,7 +104,10 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     }
     this.lastReadFailed = false;
     const reading = { state, sentAt };
-    if (!this.newest || this.newest.sentAt <= sentAt) this.newest = reading;
+    if (number > this.newestNumber) {
+      this.newest = reading;
+      this.newestNumber = number;
+    }
     return reading;
   }
 }

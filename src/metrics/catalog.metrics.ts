@@ -1,16 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
-import { CatalogStateRepository } from '../catalog/catalog-state.repository';
+import { CatalogStateProvider } from '../catalog/catalog-state.provider';
 
 /**
- * The live catalog, read at scrape time from its one-row state (one cheap query per scrape). When
- * the query fails both gauges read NaN, so a graph shows a gap rather than a stale or zero value.
+ * The live catalog, from the process's newest catalog-state reading at scrape time (no query while
+ * it is recent, as for cached answers; see `CatalogStateProvider.current`). When the read fails
+ * both gauges read NaN, so a graph shows a gap rather than a stale or zero value.
  */
 @Injectable()
 export class CatalogMetrics {
   private readonly logger = new Logger('Metrics');
 
-  constructor(registry: Registry, catalogState: CatalogStateRepository) {
+  constructor(registry: Registry, catalogState: CatalogStateProvider) {
     const titles = new Gauge({
       name: 'catalog_titles',
       help: 'Titles in the live catalog',
@@ -29,7 +30,7 @@ export class CatalogMetrics {
       (pending ??= catalogState
         .current()
         .then(
-          (state) => {
+          ({ state }) => {
             titles.set(state.titleCount);
             lastIngest.set(state.ingestedAt ? state.ingestedAt.getTime() / 1000 : 0);
           },

@@ -9,17 +9,12 @@ import { PostgresSearchDatabase, SearchDatabase } from '../database/search-datab
 type SearchPoolCounts = ReturnType<PostgresSearchDatabase['poolCounts']>;
 
 /**
- * The PostgreSQL connection pools, read at scrape time: the main one (TypeORM and the `Database`
- * gateway share it) and the search pool; `*_waiting_requests` counts queries waiting for a connection. The embedded database has no pool: nothing is reported for it.
+ * The PostgreSQL connection pool (the one TypeORM and the `Database` gateway share), read at scrape
+ * time; the search pool's are `SearchPoolMetrics`. The embedded database has no pool: nothing is reported for it.
  */
 @Injectable()
 export class DatabasePoolMetrics {
-  constructor(
-    registry: Registry,
-    dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AppConfig,
-    searchDatabase: SearchDatabase,
-  ) {
+  constructor(registry: Registry, dataSource: DataSource, @Inject(APP_CONFIG) config: AppConfig) {
     if (config.database.kind !== 'postgres') return;
     const pool = () => (dataSource.driver as PostgresDriver).master as Pool | undefined;
     const gauge = (name: string, help: string, read: (pool: Pool) => number) =>
@@ -35,8 +30,15 @@ export class DatabasePoolMetrics {
     gauge('db_pool_connections', 'Open connections in the PostgreSQL pool', (p) => p.totalCount);
     gauge('db_pool_idle_connections', 'Open connections not checked out', (p) => p.idleCount);
     gauge('db_pool_waiting_requests', 'Queries waiting for a connection', (p) => p.waitingCount);
+  }
+}
+
+/** The search pool (`DATABASE_SEARCH_POOL_SIZE`), read at scrape time; PostgreSQL only. */
+@Injectable()
+export class SearchPoolMetrics {
+  constructor(registry: Registry, searchDatabase: SearchDatabase) {
     if (!(searchDatabase instanceof PostgresSearchDatabase)) return;
-    const searchGauge = (name: string, help: string, read: (counts: SearchPoolCounts) => number) =>
+    const gauge = (name: string, help: string, read: (counts: SearchPoolCounts) => number) =>
       new Gauge({
         name,
         help,
@@ -45,7 +47,7 @@ export class DatabasePoolMetrics {
           this.set(read(searchDatabase.poolCounts()));
         },
       });
-    searchGauge('db_search_pool_connections', 'Open connections in the search pool', (c) => c.total);
-    searchGauge('db_search_pool_waiting_requests', 'Searches waiting for a connection', (c) => c.waiting);
+    gauge('db_search_pool_connections', 'Open connections in the search pool', (c) => c.total);
+    gauge('db_search_pool_waiting_requests', 'Searches waiting for a connection', (c) => c.waiting);
   }
 }

@@ -10,7 +10,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
-import { DatabasePoolMetrics } from './database-pool.metrics';
+import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
@@ -42,6 +42,7 @@ export class MetricsModule implements NestModule {
         DatabasePoolMetrics,
         CatalogMetrics,
         CacheMetrics,
+        SearchPoolMetrics,
         MetricsServer,
       ],
     };

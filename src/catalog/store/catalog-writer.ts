@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Database, type SqlExecutor } from '../../database/database';
+import { CatalogStateProvider } from '../catalog-state.provider';
 import { DEFAULT_PAIR_MIN_TITLES, SEARCH_TABLES, buildSearchIndex } from '../search/search-index';
 import {
   CatalogLoadError,
@@ -30,7 +31,10 @@ const LOAD_LOCK_KEY = 7_301_114_521;
  */
 @Injectable()
 export class CatalogWriter {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly state: CatalogStateProvider,
+  ) {}
 
   replaceCatalog(source: CatalogSource, options: CatalogLoadOptions = {}): Promise<CatalogLoadResult> {
     return this.db.session(async (session) => {
@@ -58,6 +62,8 @@ export class CatalogWriter {
           await buildSearchIndex(tx, pairMinTitles);
           return merged;
         });
+        // Answers from this process switch at once; other processes within their next state poll.
+        this.state.invalidate();
         options.onPhase?.('statistics');
         await refreshStatistics(session);
         return result;

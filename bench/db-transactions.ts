@@ -1,0 +1,205 @@
+/**
+ * PostgreSQL transactions per 1,000 answered requests, by request class, at 4 and 50 connections,
+ * with the built server (`node dist/main.js`) on PostgreSQL directly and through Debian's PgBouncer
+ * in transaction mode (issue 30). Everything runs on loopback and is set up by the script: a
+ * throwaway database, a generated catalog (bench/generate-catalog.ts) loaded with the CLI, a key,
+ * PgBouncer as the `postgres` user, one server per path.
+ *
+ * Counting: `pg_stat_database.xact_commit + xact_rollback` of the database, read before and after
+ * each run. Backends flush their counters at most once a second and within 10 s of going idle, so
+ * each reading waits 11 s of quiet first; the server's catalog-state poll (2 statements a second)
+ * runs through those waits too, so each row also shows the count net of the poll's share.
+ *
+ *   npm run build && npx ts-node --transpile-only bench/db-transactions.ts [--titles 30000] [--seconds 5]
+ *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
+ */
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { CATALOG_STATE_POLL_MS } from '../src/catalog/catalog-state.provider';
+import { freePort } from '../test/support/free-port';
+import { PgBouncer } from '../test/support/pgbouncer';
+import { ServerProcess } from '../test/support/server-process';
+
+const { values } = parseArgs({
+  options: {
+    titles: { type: 'string', default: '30000' },
+    seconds: { type: 'string', default: '5' },
+    'admin-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const TITLES = Number(values.titles);
+if (TITLES > 100_000) throw new Error('keep the catalog at 100,000 titles or fewer');
+const SECONDS = Number(values.seconds);
+const QUIET_MS = 11_000;
+const ROOT = join(__dirname, '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+
+interface RequestClass {
+  name: string;
+  path: () => string;
+}
+
+function requestClasses(ids: string[], words: string[], lastPage: number): RequestClass[] {
+  const hot = ids.slice(0, 200);
+  let next = 200;
+  let search = 0;
+  return [
+    { name: 'cached lookups (200 ids)', path: () => `/v1/titles/${pick(hot)}` },
+    { name: 'uncached lookups (distinct ids)', path: () => `/v1/titles/${ids[next++ % ids.length]}` },
+    { name: 'repeated search', path: () => '/v1/search?q=the' },
+    {
+      name: 'distinct searches',
+      path: () =>
+        `/v1/search?q=${words[search % words.length]}&page=${1 + (Math.floor(search++ / words.length) % 50)}`,
+    },
+    { name: 'list page 1', path: () => '/v1/movies?limit=20' },
+    {
+      name: 'list random pages',
+      path: () => `/v1/movies?limit=20&page=${1 + Math.floor(Math.random() * lastPage)}`,
+    },
+  ];
+}
+
+async function transactions(admin: Client, database: string): Promise<number> {
+  const { rows } = await admin.query<{ n: string }>(
+    'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+    [database],
+  );
+  return Number(rows[0].n);
+}
+
+function load(url: string, key: string, connections: number, seconds: number, path: () => string) {
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    headers: { Authorization: `Bearer ${key}` },
+    requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: path() }) }],
+  });
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv): string {
+  return execFileSync(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env },
+    encoding: 'utf8',
+  });
+}
+
+async function main(): Promise<void> {
+  const adminUrl = new URL(values['admin-url']!);
+  const admin = new Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  const database = `fleet_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  const directUrl = new URL(adminUrl);
+  directUrl.pathname = `/${database}`;
+  const bouncer = await PgBouncer.start({ host: adminUrl.hostname, port: Number(adminUrl.port || 5432) });
+  try {
+    const out = join(ROOT, 'bench', 'out', `dbtx-${TITLES}`);
+    if (!existsSync(join(out, 'title.basics.tsv'))) {
+      execFileSync(
+        'npx',
+        [
+          'ts-node',
+          '--transpile-only',
+          'bench/generate-catalog.ts',
+          '--titles',
+          String(TITLES),
+          '--out',
+          out,
+        ],
+        {
+          cwd: ROOT,
+          stdio: 'inherit',
+        },
+      );
+    }
+    const env = { DATABASE_URL: directUrl.toString() };
+    cli(
+      [
+        'catalog:ingest',
+        '--basics',
+        join(out, 'title.basics.tsv'),
+        '--ratings',
+        join(out, 'title.ratings.tsv'),
+      ],
+      env,
+    );
+    const { key } = JSON.parse(
+      cli(
+        ['keys:create', '--name', 'bench', '--rpm', '1000000', '--monthly-quota', '1000000000', '--json'],
+        env,
+      ),
+    ) as { key: string };
+
+    const db = new Client({ connectionString: directUrl.toString() });
+    await db.connect();
+    const ids = (
+      await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles ORDER BY random()')
+    ).rows.map((row) => row.imdb_id);
+    const words = (
+      await db.query<{ word: string }>(
+        `SELECT DISTINCT lower(w) AS word FROM titles, regexp_split_to_table(title, '[^A-Za-z]+') w
+         WHERE length(w) >= 4 LIMIT 400`,
+      )
+    ).rows.map((row) => row.word);
+    const [{ movies }] = (
+      await db.query<{ movies: number }>('SELECT movie_count AS movies FROM catalog_state')
+    ).rows;
+    await db.end();
+    const classes = requestClasses(ids, words, Math.max(1, Math.floor(movies / 20)));
+
+    console.log(
+      `| path | connections | class | requests | req/s | non-2xx | transactions | per 1,000 | per 1,000 net of the poll |`,
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const [via, url] of [
+      ['direct', directUrl.toString()],
+      ['PgBouncer', bouncer.url(directUrl.toString())],
+    ] as const) {
+      const server = await ServerProcess.start(await freePort(), {
+        DATABASE_URL: url,
+        SHUTDOWN_GRACE_MS: '0',
+      });
+      try {
+        for (const connections of [4, 50]) {
+          for (const requestClass of classes) {
+            await load(server.baseUrl, key, connections, 1, requestClass.path); // warm-up, primes caches
+            await sleep(QUIET_MS);
+            const before = await transactions(admin, database);
+            const startedAt = Date.now();
+            const result = await load(server.baseUrl, key, connections, SECONDS, requestClass.path);
+            await sleep(QUIET_MS);
+            const after = await transactions(admin, database);
+            const windowMs = Date.now() - startedAt;
+            const answered = Math.round(result.requests.average * SECONDS);
+            const counted = after - before;
+            const poll = windowMs / CATALOG_STATE_POLL_MS;
+            const per = (n: number) => ((n / answered) * 1000).toFixed(1);
+            console.log(
+              `| ${via} | ${connections} | ${requestClass.name} | ${answered} | ${Math.round(result.requests.average)} | ` +
+                `${result.non2xx + result.errors} | ${counted} | ${per(counted)} | ${per(Math.max(0, counted - poll))} |`,
+            );
+          }
+        }
+      } finally {
+        await server.stop('SIGTERM', 10_000);
+      }
+    }
+  } finally {
+    await bouncer.stop();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
