@@ -142,6 +142,8 @@ async function timeNaive(client: Client, search: Search): Promise<number> {
 
 /** The server's own query paths on one connection, no HTTP. */
 class ClientSearchDatabase extends SearchDatabase {
+  readonly concurrency = 1;
+
   constructor(private readonly client: Client) {
     super();
   }

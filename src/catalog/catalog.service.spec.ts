@@ -76,7 +76,7 @@ describe('CatalogService title lookups', () => {
       titles,
       search,
       state,
-      { admit: () => undefined } as unknown as SearchAdmission,
+      { admit: () => () => undefined } as unknown as SearchAdmission,
       caches,
     );
   });

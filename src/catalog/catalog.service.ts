@@ -29,13 +29,22 @@ export class CatalogService {
     private readonly caches: CatalogCaches,
   ) {}
 
+  /** A search page, once `SearchAdmission` lets the search start (it may refuse it instead). */
+  async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
+    const done = await this.admission.admit();
+    try {
+      return await this.admittedSearch(query);
+    } finally {
+      done();
+    }
+  }
+
   /**
    * Search spans several statements, so its version is the live one read before it starts (its
    * data is that version's or, when an ingest commits meanwhile, newer), kept only when no newer
    * reading has arrived by the end.
    */
-  async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
-    await this.admission.admit();
+  private async admittedSearch(query: SearchQueryDto): Promise<Versioned<PageJson>> {
     const text = searchQuery(query.q);
     const key = searchCacheKey(text.key, query);
     const hit = await this.cached(this.caches.searches, key);

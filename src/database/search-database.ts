@@ -13,6 +13,8 @@ import type { Database, SqlExecutor } from './database';
  * a limit on how many searches are queued at once.
  */
 export abstract class SearchDatabase implements SqlExecutor {
+  /** Statements it runs at once; `SearchAdmission` lets at most this many searches run. */
+  abstract readonly concurrency: number;
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
@@ -21,9 +23,11 @@ export const EMBEDDED_SEARCH_CONCURRENCY = 2;
 
 export class PostgresSearchDatabase extends SearchDatabase implements OnApplicationShutdown {
   private readonly pool: Pool;
+  readonly concurrency: number;
 
   constructor(url: string, size = DEFAULT_POOL_SIZES.search) {
     super();
+    this.concurrency = size;
     // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
     // every pool: a connection that dies never ends the process; the next search opens a new one.
     this.pool = hardenPool(
@@ -51,6 +55,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
 }
 
 export class EmbeddedSearchDatabase extends SearchDatabase {
+  readonly concurrency = EMBEDDED_SEARCH_CONCURRENCY;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 

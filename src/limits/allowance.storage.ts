@@ -14,6 +14,8 @@ interface Allowance {
   endsAt: number;
   /** Reserved here and not spent yet. */
   available: number;
+  /** Spent here in this window (and not refunded). */
+  spent: number;
   /** The window's reserved total at this replica's last reservation. */
   total: number;
   lastBlock: number;
@@ -58,6 +60,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       if (allowance.endsAt <= now && !allowance.refill) this.startOver(allowance);
       if (allowance.available > 0) {
         allowance.available--;
+        allowance.spent++;
         allowance.lastSpentAt = now;
         if (!allowance.refill && shouldReserveAhead(allowance.available, allowance.lastBlock)) {
           // Reserve the next block before this one runs out, so hot keys rarely wait for it. A
@@ -87,6 +90,20 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         allowance.waiting--;
       }
     }
+  }
+
+  /**
+   * Gives one spent unit back to this replica's block of the counter's open window, without I/O: a
+   * request refused before it was served (`UnchargedRefusalInterceptor`). The next request spends it,
+   * or it goes back to the shared store with the rest of an idle block. Nothing is given back when no
+   * unit of the open window is spent here (the window has ended or started over since), so a replica
+   * never holds more than it reserved.
+   */
+  refund(key: string): void {
+    const allowance = this.allowances.get(key);
+    if (!allowance || allowance.spent <= 0 || allowance.endsAt <= this.clock()) return;
+    allowance.spent--;
+    allowance.available++;
   }
 
   /**
@@ -133,6 +150,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         release: null,
         endsAt: 0,
         available: 0,
+        spent: 0,
         total: 0,
         lastBlock: 0,
         lastRefillAt: 0,
@@ -153,6 +171,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       release: null,
       endsAt: Number.POSITIVE_INFINITY,
       available: 0,
+      spent: 0,
       total: 0,
       lastBlock: 0,
       exhaustedUntil: 0,
@@ -173,6 +192,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       if (reservation.window !== allowance.window) {
         // The shared counter started a new window: whatever was held belonged to the old one.
         allowance.available = 0;
+        allowance.spent = 0;
         allowance.lastBlock = 0;
         allowance.window = reservation.window;
       }

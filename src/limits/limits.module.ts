@@ -9,6 +9,7 @@ import { FailoverAllowanceStore } from './failover-allowance.store';
 import { LimitsGuard } from './limits.guard';
 import { type LimitName, MINUTE_TTL_MS, counterKey, limitOf, monthTtlMs } from './limits-policy';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
+import { UnchargedRefusalInterceptor } from './uncharged-refusal.interceptor';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
@@ -71,7 +72,7 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
     }),
   ],
   controllers: [UsageController],
-  providers: [LimitsGuard, UsageService],
-  exports: [LimitsGuard],
+  providers: [LimitsGuard, UnchargedRefusalInterceptor, UsageService],
+  exports: [LimitsGuard, UnchargedRefusalInterceptor],
 })
 export class LimitsModule {}

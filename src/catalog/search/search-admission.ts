@@ -1,18 +1,20 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { SearchShare } from './search-share';
+import { SearchDatabase } from '../../database/search-database';
+import { type SearchDone, SearchShare } from './search-share';
 
 /** The window over which the process's load is measured. */
 export const LOAD_WINDOW_MS = 100;
 
 /**
  * Feeds `SearchShare` with this process's load: the requests its HTTP server received and its
- * event-loop utilization, every LOAD_WINDOW_MS.
+ * event-loop utilization, every LOAD_WINDOW_MS. Searches run at most as many at once as the search
+ * database runs statements.
  */
 @Injectable()
 export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly share = new SearchShare();
+  private readonly share: SearchShare;
   private requests = 0;
   private since: EventLoopUtilization = performance.eventLoopUtilization();
   private timer: NodeJS.Timeout | undefined;
@@ -20,7 +22,12 @@ export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShu
     this.requests++;
   };
 
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    searchDatabase: SearchDatabase,
+  ) {
+    this.share = new SearchShare({ concurrency: searchDatabase.concurrency, windowMs: LOAD_WINDOW_MS });
+  }
 
   onApplicationBootstrap(): void {
     this.adapterHost.httpAdapter?.getHttpServer()?.on('request', this.countRequest);
@@ -32,8 +39,8 @@ export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShu
     this.adapterHost.httpAdapter?.getHttpServer()?.off('request', this.countRequest);
   }
 
-  /** Resolves when a search may start (see `SearchShare`). */
-  admit(): Promise<void> | void {
+  /** Resolves when a search may start, to what to call when it has finished (see `SearchShare`). */
+  admit(): Promise<SearchDone> | SearchDone {
     return this.share.admit();
   }
 

@@ -1,88 +1,158 @@
 import {
   MAX_SEARCH_WAIT_MS,
-  MAX_WAITING_SEARCHES,
   MIN_SEARCHES_PER_WINDOW,
+  SEARCH_RETRY_AFTER_SECONDS,
   SEARCH_SHARE,
+  type SearchDone,
   SearchShare,
+  type SearchShareOptions,
 } from './search-share';
 
 const SATURATED = 0.95;
 const IDLE = 0.3;
+const WINDOW_MS = 100;
+/** More than any test asks for: the share alone decides. */
+const UNBOUNDED = 100_000;
 
-/** Starts `count` searches; the returned list says, per search, whether it has started. */
+/** Starts `count` searches; per search, whether it has started, its refusal, and how to finish it. */
 function ask(share: SearchShare, count: number) {
   const started: boolean[] = [];
-  const failures: unknown[] = [];
+  const done: Array<SearchDone | undefined> = [];
+  const refusals: unknown[] = [];
   for (let i = 0; i < count; i++) {
-    const waiting = share.admit();
-    started.push(waiting === undefined);
-    if (waiting)
-      waiting.then(
-        () => (started[i] = true),
-        (error: unknown) => failures.push(error),
+    let admitted: Promise<SearchDone> | SearchDone;
+    try {
+      admitted = share.admit();
+    } catch (error) {
+      refusals.push(error);
+      started.push(false);
+      continue;
+    }
+    if (typeof admitted === 'function') {
+      started.push(true);
+      done.push(admitted);
+    } else {
+      started.push(false);
+      admitted.then(
+        (finish) => {
+          started[i] = true;
+          done[i] = finish;
+        },
+        (error: unknown) => refusals.push(error),
       );
+    }
   }
-  return { started, failures, count: () => started.filter(Boolean).length };
+  return { started, done, refusals, count: () => started.filter(Boolean).length };
 }
 
 const settle = () =>
   new Promise((resolve) => jest.requireActual<typeof import('timers')>('timers').setImmediate(resolve));
 
+/** A refusal: 500 with Retry-After, not charged to the month. */
+const REFUSAL = expect.objectContaining({
+  code: 'INTERNAL_ERROR',
+  uncharged: true,
+  headers: { 'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS) },
+});
+
 describe('SearchShare', () => {
-  beforeEach(() => jest.useFakeTimers());
+  let now: number;
+  const shareOf = (options: Partial<SearchShareOptions> = {}) =>
+    new SearchShare({ concurrency: UNBOUNDED, windowMs: WINDOW_MS, clock: () => now, ...options });
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    now = 1_000_000;
+  });
   afterEach(() => jest.useRealTimers());
 
   it('lets every search start at once while the process is not saturated', () => {
-    const share = new SearchShare();
+    const share = shareOf();
     share.endWindow({ utilization: IDLE, requests: 5_000 });
     expect(ask(share, 500).count()).toBe(500);
   });
 
   it('lets searches alone use a saturated process', () => {
-    const share = new SearchShare();
+    const share = shareOf();
     ask(share, 300);
     share.endWindow({ utilization: SATURATED, requests: 300 });
     expect(ask(share, 300).count()).toBe(300);
   });
 
-  it('gives searches their share of a saturated process that other requests need', async () => {
-    const share = new SearchShare();
+  it('gives searches their share of a saturated process, and refuses at once those whose window is too far', async () => {
+    const share = shareOf();
     ask(share, 100);
     // 100 searches and 900 other requests arrived in a saturated window.
     share.endWindow({ utilization: SATURATED, requests: 1_000 });
     const budget = Math.floor((900 * SEARCH_SHARE) / (1 - SEARCH_SHARE));
     const next = ask(share, 300);
     expect(next.count()).toBe(budget);
+    // The next window (100 ms away) has room for `budget` more; the one after is beyond the bound.
+    expect(share.waitingCount).toBe(budget);
+    expect(next.refusals).toHaveLength(300 - 2 * budget);
+    expect(next.refusals).toEqual(Array(300 - 2 * budget).fill(REFUSAL));
     // The next window starts the waiting searches, first come first served, within its budget.
+    now += WINDOW_MS;
     share.endWindow({ utilization: SATURATED, requests: 1_200 });
     await settle();
     expect(next.started.slice(0, 2 * budget)).toEqual(Array(2 * budget).fill(true));
-    expect(next.count()).toBe(2 * budget);
-    // Once the process is no longer saturated every waiting search starts.
-    share.endWindow({ utilization: IDLE, requests: 1_000 });
-    await settle();
-    expect(next.count()).toBe(300);
     expect(share.waitingCount).toBe(0);
   });
 
   it('always lets a few searches start, however much other traffic there is', () => {
-    const share = new SearchShare();
+    const share = shareOf();
     share.endWindow({ utilization: SATURATED, requests: 3 });
     expect(ask(share, 50).count()).toBe(MIN_SEARCHES_PER_WINDOW);
   });
 
-  it('answers 500 to a search that cannot start in time, and to one that finds too many waiting', async () => {
-    const share = new SearchShare();
-    share.endWindow({ utilization: SATURATED, requests: 10 });
-    const first = ask(share, MIN_SEARCHES_PER_WINDOW + 1);
-    expect(first.count()).toBe(MIN_SEARCHES_PER_WINDOW);
-    jest.advanceTimersByTime(MAX_SEARCH_WAIT_MS);
+  it('runs at most `concurrency` searches at once; a finished one starts the next in arrival order', async () => {
+    const share = shareOf({ concurrency: 2 });
+    const searches = ask(share, 4);
+    expect(searches.started).toEqual([true, true, false, false]);
+    expect(share.runningCount).toBe(2);
+    searches.done[1]!();
+    searches.done[1]!(); // a second call changes nothing
     await settle();
-    expect(first.failures).toEqual([expect.objectContaining({ code: 'INTERNAL_ERROR' })]);
-    expect(share.waitingCount).toBe(0);
+    expect(searches.started).toEqual([true, true, true, false]);
+    searches.done[0]!();
+    await settle();
+    expect(searches.started).toEqual([true, true, true, true]);
+    expect(share.runningCount).toBe(2);
+  });
 
-    ask(share, MAX_WAITING_SEARCHES);
-    expect(share.waitingCount).toBe(MAX_WAITING_SEARCHES);
-    expect(() => share.admit()).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR' }));
+  it('refuses at once a search whose place in the queue cannot start within the bound', () => {
+    const share = shareOf({ concurrency: 2 });
+    // Searches have taken 50 ms: with 2 running, a slot frees every 25 ms on average.
+    const first = ask(share, 2);
+    now += 50;
+    first.done.forEach((finish) => finish!());
+    const searches = ask(share, 12);
+    const fitting = Math.floor(MAX_SEARCH_WAIT_MS / 25); // places 1..6 start within 150 ms
+    expect(searches.count()).toBe(2);
+    expect(share.waitingCount).toBe(fitting);
+    expect(searches.refusals).toEqual(Array(12 - 2 - fitting).fill(REFUSAL));
+  });
+
+  it('refuses a waiting search that has not started when the bound ends', async () => {
+    const share = shareOf({ concurrency: 1 });
+    const searches = ask(share, 2);
+    expect(share.waitingCount).toBe(1);
+    jest.advanceTimersByTime(MAX_SEARCH_WAIT_MS - 1);
+    await settle();
+    expect(searches.refusals).toEqual([]);
+    jest.advanceTimersByTime(1);
+    await settle();
+    expect(searches.refusals).toEqual([REFUSAL]);
+    expect(share.waitingCount).toBe(0);
+    // The refused search never runs, and does not hold a slot.
+    searches.done[0]!();
+    expect(share.runningCount).toBe(0);
+  });
+
+  it('refuses at once a search that finds too many waiting', () => {
+    const share = shareOf({ concurrency: 1, maxWaiting: 3 });
+    const searches = ask(share, 5);
+    expect(share.waitingCount).toBe(3);
+    expect(searches.refusals).toEqual([REFUSAL]);
   });
 });

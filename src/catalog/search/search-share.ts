@@ -6,10 +6,17 @@ export const SEARCH_SHARE = 0.05;
 export const SATURATED_UTILIZATION = 0.9;
 /** Searches that may always start per window, whatever the other traffic. */
 export const MIN_SEARCHES_PER_WINDOW = 5;
-/** How long a search may wait for its turn before it is answered 500. */
-export const MAX_SEARCH_WAIT_MS = 2_000;
-/** Searches that may wait at once; more are answered 500 at once. */
+/**
+ * How long a search may wait for its turn. One whose turn cannot come within it (by the estimate
+ * below) is refused on arrival; one still waiting when it ends is refused then.
+ */
+export const MAX_SEARCH_WAIT_MS = 150;
+/** Searches that may wait at once; more are refused at once. */
 export const MAX_WAITING_SEARCHES = 1_000;
+/** What a refused search is told to wait before asking again (`Retry-After`, whole seconds). */
+export const SEARCH_RETRY_AFTER_SECONDS = 1;
+/** Weight of the newest duration in the running average of search durations. */
+const DURATION_WEIGHT = 0.2;
 
 /** What the process did over one window (see `SearchAdmission`). */
 export interface WindowLoad {
@@ -19,41 +26,88 @@ export interface WindowLoad {
   requests: number;
 }
 
+export interface SearchShareOptions {
+  /** Searches that may run at once (the search database's own concurrency); more wait their turn. */
+  concurrency: number;
+  /** The length of the windows `endWindow` closes. */
+  windowMs: number;
+  maxWaitMs?: number;
+  maxWaiting?: number;
+  clock?: () => number;
+}
+
+/** Called once when an admitted search has finished, whatever its outcome. */
+export type SearchDone = () => void;
+
+interface WaitingSearch {
+  start: (done: SearchDone) => void;
+  timer: NodeJS.Timeout;
+}
+
 /**
- * Searches take a bounded share of a saturated process. Over each window the process counts its
- * requests; when the window ends with the event loop saturated and requests other than searches
- * arrived, searches may start in the next window at most SEARCH_SHARE of all requests (SEARCH_SHARE
- * / (1 − SEARCH_SHARE) per other request, never fewer than MIN_SEARCHES_PER_WINDOW). The others
- * wait their turn in arrival order. Clients that wait for an answer before asking again then send
- * fewer searches, so lookups, lists, /health and the limits keep most of the process. Otherwise
- * (idle process, or searches alone) searches start at once. A search that cannot start within
- * MAX_SEARCH_WAIT_MS, or finds MAX_WAITING_SEARCHES waiting, is answered 500 INTERNAL_ERROR.
+ * Searches are admitted by two bounds, and wait in one arrival-order queue with a bounded wait.
+ *
+ * - Concurrency: at most `concurrency` searches run at once (the search database's own: its pool
+ *   size, or the embedded database's limit), so an admitted search never queues again for a
+ *   connection.
+ * - Share of a saturated process: over each window the process counts its requests; when the window
+ *   ends with the event loop saturated and requests other than searches arrived, searches may start
+ *   in the next window at most SEARCH_SHARE of all requests (SEARCH_SHARE / (1 − SEARCH_SHARE) per
+ *   other request, never fewer than MIN_SEARCHES_PER_WINDOW), so lookups, lists, /health and the
+ *   limits keep most of the process. Otherwise (idle process, or searches alone) the window sets no
+ *   bound.
+ *
+ * Bounded queue wait: a search that arrives when it cannot start waits at most `maxWaitMs`. On
+ * arrival its wait is estimated from its place in the queue: the running average of search durations
+ * × the searches that must finish first / `concurrency`, and the windows its share needs; when the
+ * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
+ * not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
+ * flagged as not charged to the monthly quota (see `ApiError.uncharged`).
  */
 export class SearchShare {
   private budget = Number.POSITIVE_INFINITY;
   private started = 0;
   private searchesArrived = 0;
-  private readonly waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
+  private running = 0;
+  private averageDurationMs = 0;
+  private windowEndsAt: number;
+  private readonly waiting: WaitingSearch[] = [];
+  private readonly maxWaitMs: number;
+  private readonly maxWaiting: number;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: SearchShareOptions) {
+    this.maxWaitMs = options.maxWaitMs ?? MAX_SEARCH_WAIT_MS;
+    this.maxWaiting = options.maxWaiting ?? MAX_WAITING_SEARCHES;
+    this.clock = options.clock ?? Date.now;
+    this.windowEndsAt = this.clock() + options.windowMs;
+  }
 
   get waitingCount(): number {
     return this.waiting.length;
   }
 
-  /** Resolves when the search may start; rejects with the 500 when it cannot start in time. */
-  admit(): Promise<void> | void {
+  get runningCount(): number {
+    return this.running;
+  }
+
+  /**
+   * The search may start when this returns (or its promise resolves): call the `SearchDone` it gives
+   * when the search has finished. Throws (or rejects with) the refusal when it cannot start in time.
+   */
+  admit(): Promise<SearchDone> | SearchDone {
     this.searchesArrived++;
-    if (this.waiting.length === 0 && this.started < this.budget) {
-      this.started++;
-      return;
+    if (this.waiting.length === 0 && this.canStart()) return this.start();
+    if (this.waiting.length >= this.maxWaiting || this.estimatedWaitMs() > this.maxWaitMs) {
+      throw searchRefused();
     }
-    if (this.waiting.length >= MAX_WAITING_SEARCHES) throw tooBusy();
-    return new Promise<void>((resolve, reject) => {
-      const entry = {
+    return new Promise<SearchDone>((resolve, reject) => {
+      const entry: WaitingSearch = {
         start: resolve,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
-          reject(tooBusy());
-        }, MAX_SEARCH_WAIT_MS),
+          reject(searchRefused());
+        }, this.maxWaitMs),
       };
       this.waiting.push(entry);
     });
@@ -68,15 +122,60 @@ export class SearchShare {
         : Number.POSITIVE_INFINITY;
     this.started = 0;
     this.searchesArrived = 0;
-    while (this.waiting.length > 0 && this.started < this.budget) {
+    this.windowEndsAt = this.clock() + this.options.windowMs;
+    this.startWaiting();
+  }
+
+  /**
+   * How long a search arriving now would wait: until `concurrency` slots have freed for the running
+   * and waiting searches ahead of it, and until a window has budget left for it.
+   */
+  private estimatedWaitMs(): number {
+    const { concurrency, windowMs } = this.options;
+    const mustFinish = this.running + this.waiting.length - concurrency + 1;
+    const forSlot = mustFinish > 0 ? (mustFinish * this.averageDurationMs) / concurrency : 0;
+    if (this.budget === Number.POSITIVE_INFINITY) return forSlot;
+    const leftThisWindow = Math.max(0, this.budget - this.started);
+    const beyond = this.waiting.length + 1 - leftThisWindow;
+    const windows = beyond > 0 ? Math.ceil(beyond / this.budget) : 0;
+    const forBudget =
+      windows > 0 ? Math.max(0, this.windowEndsAt - this.clock()) + (windows - 1) * windowMs : 0;
+    return Math.max(forSlot, forBudget);
+  }
+
+  private canStart(): boolean {
+    return this.running < this.options.concurrency && this.started < this.budget;
+  }
+
+  private start(): SearchDone {
+    this.started++;
+    this.running++;
+    const startedAt = this.clock();
+    let finished = false;
+    return () => {
+      if (finished) return;
+      finished = true;
+      this.running--;
+      const duration = this.clock() - startedAt;
+      this.averageDurationMs =
+        this.averageDurationMs === 0
+          ? duration
+          : this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs);
+      this.startWaiting();
+    };
+  }
+
+  private startWaiting(): void {
+    while (this.waiting.length > 0 && this.canStart()) {
       const next = this.waiting.shift()!;
       clearTimeout(next.timer);
-      this.started++;
-      next.start();
+      next.start(this.start());
     }
   }
 }
 
-function tooBusy(): ApiError {
-  return new ApiError('INTERNAL_ERROR', 'Too many searches are waiting; try again shortly.');
+function searchRefused(): ApiError {
+  return ApiError.uncharged('INTERNAL_ERROR', 'Too many searches are waiting; try again shortly.', {
+    'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS),
+  });
 }

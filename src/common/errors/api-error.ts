@@ -7,6 +7,11 @@ import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 export class ApiError extends Error {
   /** Whether the service answers this on purpose in a state it expects (not logged as a failure). */
   expected = false;
+  /**
+   * Whether the request was refused before the service did its work (an overloaded search): its
+   * unit of the key's monthly quota is given back (`UnchargedRefusalInterceptor`). Its minute stays counted.
+   */
+  uncharged = false;
 
   constructor(
     readonly code: ErrorCode,
@@ -24,6 +29,13 @@ export class ApiError extends Error {
   static expected(code: ErrorCode, message?: string): ApiError {
     const error = new ApiError(code, message);
     error.expected = true;
+    return error;
+  }
+
+  /** A refusal of a request the service did not serve (see `uncharged`), with headers such as Retry-After. */
+  static uncharged(code: ErrorCode, message: string, headers: Readonly<Record<string, string>>): ApiError {
+    const error = new ApiError(code, message, headers);
+    error.uncharged = true;
     return error;
   }
 }
