@@ -57,9 +57,10 @@ describe('VersionedCache', () => {
     expect(cache.has('c')).toBe(true);
   });
 
-  it('weighs text by its UTF-8 length, so a two-byte string is never under-counted', () => {
+  it('weighs text as V8 stores it: one byte a character for Latin-1, two for any other', () => {
     expect(textWeight('k', 'abc')).toBe(ENTRY_OVERHEAD_BYTES + 4);
-    expect(textWeight('k', '東京')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 6);
+    expect(textWeight('k', 'Amélie ÿ')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 8);
+    expect(textWeight('k', 'Tokyo 東京')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 16);
     expect(textWeight('k', null)).toBe(ENTRY_OVERHEAD_BYTES + 1);
   });
 

@@ -15,15 +15,23 @@ export const ADMIT_ALL: Admission = { admits: () => true, clear: () => undefined
 /** The heap an entry holds, in bytes: its key, its value and the bookkeeping around them. */
 export type Weigher<V> = (key: string, value: V) => number;
 
-/** Bookkeeping of one entry (Map slot, entry object, key string header), measured by bench/cache-memory.ts. */
-export const ENTRY_OVERHEAD_BYTES = 96;
-
 /**
- * The weight of a JSON text (or null) under a key. UTF-8 length is at least V8's own size for a
- * one-byte string and above it for a two-byte one, so the bound errs on the safe side.
+ * Bookkeeping of one entry beside its key's and value's characters: the Map slot, the entry object,
+ * two string headers and the key's share of the second-miss set (bench/cache-memory.ts).
  */
+export const ENTRY_OVERHEAD_BYTES = 160;
+
+/** Latin-1 only: V8 keeps such a string one byte a character, any other two. */
+const ONE_BYTE_STRING = /^[\x00-\xff]*$/;
+
+/** The heap a flat string's characters take, as V8 stores it. */
+export function stringBytes(text: string): number {
+  return ONE_BYTE_STRING.test(text) ? text.length : 2 * text.length;
+}
+
+/** The weight of a JSON text (or null) under a key. */
 export function textWeight(key: string, text: string | null): number {
-  return ENTRY_OVERHEAD_BYTES + key.length + (text === null ? 0 : Buffer.byteLength(text));
+  return ENTRY_OVERHEAD_BYTES + key.length + (text === null ? 0 : stringBytes(text));
 }
 
 interface Entry<V> {
