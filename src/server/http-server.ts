@@ -48,8 +48,8 @@ export function configureHttpServer(server: Server, config: ServerConfig, drain:
   // No route reads a body, so an expectation about it (anything but 100-continue) is ignored and
   // the request routed as usual; without this listener Node answers a bare 417 itself.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
-  // A TLS port cannot answer a plain-HTTP request (it has no TLS session to answer in): Node closes
-  // the connection, as for any failed handshake; this only keeps it out of the error log.
+  // A TLS port cannot answer a plain-HTTP request (there is no TLS session to answer in): the
+  // connection is closed, as for any failed handshake, and noted at debug level.
   if (server instanceof TlsServer) {
     server.on('tlsClientError', (error: Error & { code?: string }, socket) => {
       logger.debug(`Refused a connection before TLS was set up (${error.code ?? error.message})`);
