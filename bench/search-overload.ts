@@ -1,0 +1,156 @@
+/**
+ * Issue 24.4: overload. Against a running server over a PostgreSQL catalog (loopback only, each phase
+ * bounded in time), closed-loop clients (each sends its next request when the last is answered):
+ *   1. --lookups clients look titles up alone;
+ *   2. the same lookups while --searchers clients search distinct words (one word each, sampled from
+ *      the catalog, random page 1–5, so nearly every search misses the cache).
+ * Prints per class: rate, statuses, latency p50/p95 of the 200s and of the refusals, whether every
+ * refusal carried Retry-After; and the lookups' rate beside the searches over their rate alone.
+ * Refused searchers ask again at once (the worst case), or after Retry-After with --honor-retry-after.
+ *
+ *   npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key mov_live_… \
+ *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--searchers 256] [--lookups 32]
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { Agent, get } from 'node:http';
+import { Client } from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    url: { type: 'string', default: 'http://127.0.0.1:4101' },
+    key: { type: 'string' },
+    'database-url': { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    searchers: { type: 'string', default: '256' },
+    lookups: { type: 'string', default: '32' },
+    'honor-retry-after': { type: 'boolean', default: false },
+  },
+});
+const base = new URL(values.url!);
+if (!['127.0.0.1', 'localhost', '[::1]'].includes(base.hostname)) throw new Error('loopback targets only');
+const seconds = Number(values.seconds);
+const agent = new Agent({ keepAlive: true });
+const headers = { authorization: `Bearer ${values.key}` };
+
+interface Tally {
+  statuses: Record<string, number>;
+  okMs: number[];
+  refusedMs: number[];
+  refusedWithoutRetryAfter: number;
+}
+
+async function client(nextPath: () => string, until: number, tally: Tally): Promise<void> {
+  while (performance.now() < until) {
+    const sent = performance.now();
+    const res = await send(nextPath());
+    const ms = performance.now() - sent;
+    tally.statuses[res.statusCode] = (tally.statuses[res.statusCode] ?? 0) + 1;
+    if (res.statusCode === 200) tally.okMs.push(ms);
+    else {
+      tally.refusedMs.push(ms);
+      const retryAfter = res.headers['retry-after'];
+      if (retryAfter === undefined) tally.refusedWithoutRetryAfter++;
+      else if (values['honor-retry-after']) await sleep(Number(retryAfter) * 1000);
+    }
+  }
+}
+
+async function phase(classes: Record<string, { clients: number; path: () => string }>) {
+  const until = performance.now() + seconds * 1000;
+  const tallies: Record<string, Tally> = {};
+  await Promise.all(
+    Object.entries(classes).flatMap(([name, { clients, path }]) => {
+      const tally: Tally = (tallies[name] = {
+        statuses: {},
+        okMs: [],
+        refusedMs: [],
+        refusedWithoutRetryAfter: 0,
+      });
+      return Array.from({ length: clients }, () => client(path, until, tally));
+    }),
+  );
+  return Object.fromEntries(
+    Object.entries(tallies).map(([name, tally]) => [
+      name,
+      {
+        rps: Math.round((tally.okMs.length + tally.refusedMs.length) / seconds),
+        ok_rps: Math.round(tally.okMs.length / seconds),
+        statuses: tally.statuses,
+        ok_p50_ms: percentile(tally.okMs, 0.5),
+        ok_p95_ms: percentile(tally.okMs, 0.95),
+        refused_p50_ms: percentile(tally.refusedMs, 0.5),
+        refused_p95_ms: percentile(tally.refusedMs, 0.95),
+        refused_max_ms: percentile(tally.refusedMs, 1),
+        refused_without_retry_after: tally.refusedWithoutRetryAfter,
+      },
+    ]),
+  );
+}
+
+async function main(): Promise<void> {
+  const db = new Client({ connectionString: values['database-url'] });
+  await db.connect();
+  const ids = (
+    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles TABLESAMPLE SYSTEM (1) LIMIT 5000')
+  ).rows.map((row) => row.imdb_id);
+  const words = (
+    await db.query<{ key: string }>(
+      `SELECT key FROM search_lists TABLESAMPLE SYSTEM (5) WHERE year = 0 AND position(' ' in key) = 0 LIMIT 20000`,
+    )
+  ).rows.map((row) => row.key);
+  await db.end();
+  const lookup = () => `/v1/titles/${pick(ids)}`;
+  const search = () =>
+    `/v1/search?q=${encodeURIComponent(pick(words))}&page=${1 + Math.floor(Math.random() * 5)}`;
+  const lookups = Number(values.lookups);
+
+  const alone = await phase({ lookups: { clients: lookups, path: lookup } });
+  console.log(JSON.stringify({ run: `${lookups} lookup clients alone`, ...alone }));
+  const mixed = await phase({
+    lookups: { clients: lookups, path: lookup },
+    searches: { clients: Number(values.searchers), path: search },
+  });
+  console.log(
+    JSON.stringify({ run: `${lookups} lookup clients beside ${values.searchers} searching`, ...mixed }),
+  );
+  console.log(
+    JSON.stringify({
+      words: words.length,
+      ratio_lookups: Math.round((mixed.lookups.ok_rps / alone.lookups.ok_rps) * 100) / 100,
+    }),
+  );
+  agent.destroy();
+}
+
+/** One GET, its body read and dropped. */
+function send(
+  path: string,
+): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    get(new URL(path, base), { agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+function percentile(values: number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
