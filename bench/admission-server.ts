@@ -99,9 +99,13 @@ async function main(): Promise<void> {
   process.on('message', (message: { type: string }) => {
     if (message.type === 'stats') {
       const cpu = process.cpuUsage();
+      const memory = process.memoryUsage();
       process.send?.({
         type: 'stats',
-        rss: process.memoryUsage().rss,
+        rss: memory.rss,
+        heapUsed: memory.heapUsed,
+        heapTotal: memory.heapTotal,
+        external: memory.external,
         statements,
         cpuMicros: cpu.user + cpu.system,
       });

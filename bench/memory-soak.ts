@@ -26,6 +26,12 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const COMPILED = __filename.endsWith('.js');
 
 type Request = { path?: string };
+interface MemoryStats {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
 
 async function main(): Promise<void> {
   const db = new Client({ connectionString: DATABASE_URL });
@@ -74,8 +80,8 @@ async function main(): Promise<void> {
     );
   });
   const sample = () =>
-    new Promise<{ rss: number }>((resolve) => {
-      const onMessage = (message: { type: string; rss: number }) => {
+    new Promise<MemoryStats>((resolve) => {
+      const onMessage = (message: MemoryStats & { type: string }) => {
         if (message.type !== 'stats') return;
         child.off('message', onMessage);
         resolve(message);
@@ -85,11 +91,24 @@ async function main(): Promise<void> {
     });
 
   const started = Date.now();
-  const samples: Array<{ second: number; rssMb: number }> = [];
+  const samples: Array<{
+    second: number;
+    rssMb: number;
+    heapUsedMb: number;
+    heapTotalMb: number;
+    externalMb: number;
+  }> = [];
   const timer = setInterval(
     () => {
-      void sample().then(({ rss }) => {
-        const point = { second: Math.round((Date.now() - started) / 1000), rssMb: Math.round(rss / 1e6) };
+      void sample().then((memory) => {
+        const mb = (bytes: number) => Math.round(bytes / 1e6);
+        const point = {
+          second: Math.round((Date.now() - started) / 1000),
+          rssMb: mb(memory.rss),
+          heapUsedMb: mb(memory.heapUsed),
+          heapTotalMb: mb(memory.heapTotal),
+          externalMb: mb(memory.external),
+        };
         samples.push(point);
         console.error(JSON.stringify(point));
       });
