@@ -4,7 +4,8 @@
  * working set and a crawl over 200,000 ids), searches (500 distinct first words of titles) and list
  * pages (movies 1–50 and 1–2,000, series 1–2,000), for `--minutes`. Samples the server's RSS and heap
  * every `--every` seconds; prints the peak and the mean of the first and last fifth of the run.
- *   npm run bench:soak -- --minutes 20
+ * The server reads CACHE_BUDGET_MB (and the other variables) from this process's environment.
+ *   npm run bench:soak -- --minutes 20 [--server-node-options=--max-old-space-size=192]
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
@@ -20,6 +21,8 @@ const { values } = parseArgs({
     every: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     port: { type: 'string', default: '4251' },
+    // V8 options for the server, as the container's NODE_OPTIONS would give them.
+    'server-node-options': { type: 'string', default: '' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -67,7 +70,10 @@ async function main(): Promise<void> {
     join(__dirname, COMPILED ? 'admission-server.js' : 'admission-server.ts'),
     ['full', values.port!],
     {
-      execArgv: COMPILED ? [] : ['-r', 'ts-node/register/transpile-only'],
+      execArgv: [
+        ...(COMPILED ? [] : ['-r', 'ts-node/register/transpile-only']),
+        ...values['server-node-options']!.split(' ').filter(Boolean),
+      ],
       env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
@@ -135,6 +141,8 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
     minutes: Number(values.minutes),
+    cacheBudgetMb: process.env.CACHE_BUDGET_MB ?? 'default',
+    serverNodeOptions: values['server-node-options'],
     requestsPerSecond: Math.round(result.requests.average),
     statuses,
     rssMb: {

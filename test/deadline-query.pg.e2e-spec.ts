@@ -1,0 +1,65 @@
+import { Pool } from 'pg';
+import {
+  REQUEST_QUERY_TIMEOUT_MS,
+  REQUEST_STATEMENT_TIMEOUT_MS,
+  queryWithDeadline,
+} from '../src/database/deadline-query';
+import { type TestDatabase, createTestDatabase } from './support/test-database';
+
+/**
+ * Issue 24.1 and 30: a request statement's deadline is set in the same round trip and lasts for that
+ * statement only (nothing stays on the server connection a transaction pooler would hand on).
+ */
+describe('queryWithDeadline on PostgreSQL', () => {
+  let database: TestDatabase;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
+    // One connection: every statement below runs on the same server session.
+    pool = new Pool({ connectionString: database.config.url, max: 1 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+
+  it('answers the statement, with its parameters, under the deadline, and leaves the session as it was', async () => {
+    const before = (await pool.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t"))
+      .rows[0].t;
+    const rows = await queryWithDeadline<{ a: number; t: string }>(
+      pool,
+      'SELECT $1::int AS a, current_setting($2) AS t',
+      [5, 'statement_timeout'],
+    );
+    expect(rows).toEqual([{ a: 5, t: `${REQUEST_STATEMENT_TIMEOUT_MS / 1000}s` }]);
+    expect((await queryWithDeadline(pool, 'SELECT 1 AS one', [])).length).toBe(1);
+    const after = (await pool.query<{ t: string }>("SELECT current_setting('statement_timeout') AS t"))
+      .rows[0].t;
+    expect(after).toBe(before);
+  });
+
+  it('is cancelled by the server at the statement deadline, and the connection serves the next one', async () => {
+    const started = Date.now();
+    await expect(queryWithDeadline(pool, 'SELECT pg_sleep(10)', [])).rejects.toMatchObject({ code: '57014' });
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(REQUEST_STATEMENT_TIMEOUT_MS - 50);
+    expect(took).toBeLessThan(REQUEST_QUERY_TIMEOUT_MS);
+    expect(await queryWithDeadline(pool, 'SELECT 2 AS two', [])).toEqual([{ two: 2 }]);
+  });
+
+  it('gives up on the client side when the server does not answer in time', async () => {
+    const started = Date.now();
+    await expect(
+      queryWithDeadline(pool, 'SELECT pg_sleep(3)', [], { statementTimeoutMs: 10_000, queryTimeoutMs: 300 }),
+    ).rejects.toThrow('Query read timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('reports an SQL error as the statement error', async () => {
+    await expect(queryWithDeadline(pool, 'SELECT nonsense', [])).rejects.toThrow(
+      'column "nonsense" does not exist',
+    );
+  });
+});
