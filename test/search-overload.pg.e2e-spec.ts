@@ -15,7 +15,7 @@ const FLOOD = 200;
  * process.
  */
 const MEDIAN_REFUSAL_WITHIN_MS = 50;
-const REFUSAL_WITHIN_MS = 1_000;
+const REFUSAL_WITHIN_MS = 1_500;
 
 /** Per request path: ms from the server receiving the request to the response's last byte written. */
 function serverTimes(server: Server): Map<string, number> {

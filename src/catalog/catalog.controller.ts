@@ -10,6 +10,7 @@ import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
 import {
   ApiErrorResponses,
+  ApiSearchOverloadRefusal,
   ApiOkEnvelope,
   ApiRequestIdHeader,
   METERED_ROUTE_ERRORS,
@@ -42,6 +43,7 @@ export class CatalogController {
     conditional: true,
     links: TITLE_PAGE_LINKS,
   })
+  @ApiSearchOverloadRefusal()
   async search(
     @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
     @RequestId() requestId: string,

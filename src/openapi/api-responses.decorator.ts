@@ -72,6 +72,12 @@ const HEADERS = {
         : '. Absent when the catalog version is not known (none ingested, or one committed meanwhile)'),
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{27}"$' },
   }),
+  overloadRetryAfter: {
+    required: false,
+    description:
+      'Seconds (1): present when the search was refused under overload; it was not charged to the monthly quota',
+    schema: { type: 'integer', minimum: 1 },
+  },
   retryAfter: {
     required: true,
     description: 'Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota',
@@ -171,25 +177,42 @@ export function ApiErrorResponses(access: RouteAccess, ...codes: ErrorCode[]) {
   }
   return applyDecorators(
     ApiExtraModels(ErrorEnvelopeDto),
-    ...[...byStatus].map(([status, statusCodes]) =>
-      ApiResponse({
-        status,
-        description: statusCodes.map((code) => `${code}: ${ERROR_CATALOGUE[code].message}`).join(' '),
-        headers: responseHeaders(access, status, statusCodes),
-        schema: {
-          allOf: [
-            { $ref: getSchemaPath(ErrorEnvelopeDto) },
-            {
-              type: 'object',
-              properties: {
-                error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes } } },
-              },
-            },
-          ],
-        },
-      }),
-    ),
+    ...[...byStatus].map(([status, statusCodes]) => errorResponse(access, status, statusCodes)),
   );
+}
+
+/**
+ * The 500 of search, which may be a refusal under overload: the metered 500 (declared for the
+ * class) with an optional Retry-After.
+ */
+export function ApiSearchOverloadRefusal() {
+  return errorResponse('metered', 500, ['INTERNAL_ERROR'], {
+    [RATE_LIMIT_HEADERS.retryAfter]: HEADERS.overloadRetryAfter,
+  });
+}
+
+function errorResponse(
+  access: RouteAccess,
+  status: number,
+  codes: ErrorCode[],
+  extraHeaders: Record<string, HeaderObject> = {},
+) {
+  return ApiResponse({
+    status,
+    description: codes.map((code) => `${code}: ${ERROR_CATALOGUE[code].message}`).join(' '),
+    headers: { ...responseHeaders(access, status, codes), ...extraHeaders },
+    schema: {
+      allOf: [
+        { $ref: getSchemaPath(ErrorEnvelopeDto) },
+        {
+          type: 'object',
+          properties: {
+            error: { type: 'object', properties: { code: { type: 'string', enum: codes } } },
+          },
+        },
+      ],
+    },
+  });
 }
 
 /** The codes every /v1 route can answer besides its own. */

@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { SearchDatabase } from '../../database/search-database';
@@ -6,15 +6,20 @@ import { type SearchDone, SearchShare } from './search-share';
 
 /** The window over which the process's load is measured. */
 export const LOAD_WINDOW_MS = 100;
+/** At most one warning per this long counts the searches refused under overload. */
+export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
 /**
  * Feeds `SearchShare` with this process's load: the requests its HTTP server received and its
  * event-loop utilization, every LOAD_WINDOW_MS. Searches run at most as many at once as the search
- * database runs statements.
+ * database runs statements. Refusals are logged as one warning with their count, at most every
+ * REFUSAL_LOG_INTERVAL_MS.
  */
 @Injectable()
 export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SearchAdmission');
   private readonly share: SearchShare;
+  private lastRefusalLog = 0;
   private requests = 0;
   private since: EventLoopUtilization = performance.eventLoopUtilization();
   private timer: NodeJS.Timeout | undefined;
@@ -50,5 +55,13 @@ export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShu
     this.since = now;
     this.share.endWindow({ utilization, requests: this.requests });
     this.requests = 0;
+    const at = Date.now();
+    if (at - this.lastRefusalLog >= REFUSAL_LOG_INTERVAL_MS) {
+      const refused = this.share.takeRefusedCount();
+      if (refused > 0) {
+        this.lastRefusalLog = at;
+        this.logger.warn({ refused }, 'Searches refused under overload (500 with Retry-After)');
+      }
+    }
   }
 }

@@ -48,10 +48,11 @@ function ask(share: SearchShare, count: number) {
 const settle = () =>
   new Promise((resolve) => jest.requireActual<typeof import('timers')>('timers').setImmediate(resolve));
 
-/** A refusal: 500 with Retry-After, not charged to the month. */
+/** A refusal: 500 with Retry-After, not charged to the month, not logged one by one. */
 const REFUSAL = expect.objectContaining({
   code: 'INTERNAL_ERROR',
   uncharged: true,
+  expected: true,
   headers: { 'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS) },
 });
 
@@ -154,5 +155,7 @@ describe('SearchShare', () => {
     const searches = ask(share, 5);
     expect(share.waitingCount).toBe(3);
     expect(searches.refusals).toEqual([REFUSAL]);
+    expect(share.takeRefusedCount()).toBe(1);
+    expect(share.takeRefusedCount()).toBe(0);
   });
 });

@@ -62,13 +62,15 @@ interface WaitingSearch {
  * × the searches that must finish first / `concurrency`, and the windows its share needs; when the
  * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
  * not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
- * flagged as not charged to the monthly quota (see `ApiError.uncharged`).
+ * flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as expected (not
+ * logged one by one).
  */
 export class SearchShare {
   private budget = Number.POSITIVE_INFINITY;
   private started = 0;
   private searchesArrived = 0;
   private running = 0;
+  private refused = 0;
   private averageDurationMs = 0;
   private windowEndsAt: number;
   private readonly waiting: WaitingSearch[] = [];
@@ -91,6 +93,13 @@ export class SearchShare {
     return this.running;
   }
 
+  /** Searches refused since the last call (for a periodic log line instead of one per refusal). */
+  takeRefusedCount(): number {
+    const refused = this.refused;
+    this.refused = 0;
+    return refused;
+  }
+
   /**
    * The search may start when this returns (or its promise resolves): call the `SearchDone` it gives
    * when the search has finished. Throws (or rejects with) the refusal when it cannot start in time.
@@ -99,14 +108,14 @@ export class SearchShare {
     this.searchesArrived++;
     if (this.waiting.length === 0 && this.canStart()) return this.start();
     if (this.waiting.length >= this.maxWaiting || this.estimatedWaitMs() > this.maxWaitMs) {
-      throw searchRefused();
+      throw this.refuse();
     }
     return new Promise<SearchDone>((resolve, reject) => {
       const entry: WaitingSearch = {
         start: resolve,
         timer: setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
-          reject(searchRefused());
+          reject(this.refuse());
         }, this.maxWaitMs),
       };
       this.waiting.push(entry);
@@ -143,6 +152,11 @@ export class SearchShare {
     return Math.max(forSlot, forBudget);
   }
 
+  private refuse(): ApiError {
+    this.refused++;
+    return searchRefused();
+  }
+
   private canStart(): boolean {
     return this.running < this.options.concurrency && this.started < this.budget;
   }
@@ -174,6 +188,10 @@ export class SearchShare {
   }
 }
 
+/**
+ * Expected under overload: not logged one by one as a failure (`SearchAdmission` logs a count), and
+ * counted in the metrics as any 500.
+ */
 function searchRefused(): ApiError {
   return ApiError.uncharged('INTERNAL_ERROR', 'Too many searches are waiting; try again shortly.', {
     'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS),

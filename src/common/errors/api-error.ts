@@ -32,10 +32,14 @@ export class ApiError extends Error {
     return error;
   }
 
-  /** A refusal of a request the service did not serve (see `uncharged`), with headers such as Retry-After. */
+  /**
+   * A refusal of a request the service did not serve (see `uncharged`), with headers such as
+   * Retry-After. Expected: the refusing component logs a count instead of one line per refusal.
+   */
   static uncharged(code: ErrorCode, message: string, headers: Readonly<Record<string, string>>): ApiError {
     const error = new ApiError(code, message, headers);
     error.uncharged = true;
+    error.expected = true;
     return error;
   }
 }
