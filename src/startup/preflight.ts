@@ -2,17 +2,19 @@ import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { embeddedDataDir } from '../database/embedded-engine-options';
+import { checkHeapBudget } from './heap-budget';
 import { dataDirFailure, redisFailure } from './startup-failure';
 
 /** How long the start waits for Redis to answer before refusing to start. */
 const REDIS_CHECK_TIMEOUT_MS = 3_000;
 
 /**
- * What the server checks before Nest starts, so a mistake in REDIS_URL ends the start with one line
+ * What the server checks before Nest starts, so a mistake in REDIS_URL or CACHE_BUDGET_MB ends the start with one line
  * instead of a framework error (the database is checked by connecting to it; DATA_DIR by
  * `startEmbeddedDatabase`, which `main.ts` starts first).
  */
 export async function preflight(config: AppConfig): Promise<void> {
+  checkHeapBudget(config);
   if (config.redisUrl) await checkRedis(config.redisUrl);
 }
 
