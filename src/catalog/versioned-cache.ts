@@ -21,12 +21,12 @@ export type Weigher<V> = (key: string, value: V) => number;
  */
 export const ENTRY_OVERHEAD_BYTES = 160;
 
-/** Latin-1 only: V8 keeps such a string one byte a character, any other two. */
-const ONE_BYTE_STRING = /^[\x00-\xff]*$/;
+/** A character beyond Latin-1: V8 keeps a string without one at one byte a character, else two. */
+const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
 /** The heap a flat string's characters take, as V8 stores it. */
 export function stringBytes(text: string): number {
-  return ONE_BYTE_STRING.test(text) ? text.length : 2 * text.length;
+  return BEYOND_LATIN1.test(text) ? 2 * text.length : text.length;
 }
 
 /** The weight of a JSON text (or null) under a key. */
