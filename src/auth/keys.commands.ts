@@ -124,7 +124,7 @@ abstract class SetDisabledCommand extends CommandRunner {
 @Command({
   name: 'keys:disable',
   arguments: '<id>',
-  description: 'Disable an API key (effective within 10 s)',
+  description: 'Disable an API key (refused by every running server within 2 s)',
 })
 export class DisableKeyCommand extends SetDisabledCommand {
   protected readonly disabled = true;
