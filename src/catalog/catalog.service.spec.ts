@@ -30,6 +30,7 @@ describe('CatalogService title lookups', () => {
   let stateReads: number;
   let searchQueries: number;
   let listQueries: number;
+  let admitted: number;
   let caches: CatalogCaches;
   let service: CatalogService;
 
@@ -39,6 +40,7 @@ describe('CatalogService title lookups', () => {
     stateReads = 0;
     searchQueries = 0;
     listQueries = 0;
+    admitted = 0;
     const titles = {
       listFamily: async (_family: string, slice: { limit: number; offset: number }) => {
         listQueries++;
@@ -76,7 +78,12 @@ describe('CatalogService title lookups', () => {
       titles,
       search,
       state,
-      { admit: () => () => undefined } as unknown as SearchAdmission,
+      {
+        admit: () => {
+          admitted++;
+          return () => undefined;
+        },
+      } as unknown as SearchAdmission,
       caches,
     );
   });
@@ -119,6 +126,8 @@ describe('CatalogService title lookups', () => {
         value: { total: 1, page: 1, perPage: 20, items: [{ title: 'One' }] },
       });
       expect(await ask('  ONE!')).toEqual(first);
+      // Only the search that read the database went through admission.
+      expect(admitted).toBe(1);
       expect(searchQueries).toBe(1);
       await ask('one', 2);
       expect(searchQueries).toBe(2);

@@ -6,7 +6,7 @@ import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
-import { searchQuery } from './search/search-text';
+import { type SearchQuery, searchQuery } from './search/search-text';
 import type { Cached, VersionedCache } from './versioned-cache';
 import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
@@ -29,11 +29,18 @@ export class CatalogService {
     private readonly caches: CatalogCaches,
   ) {}
 
-  /** A search page, once `SearchAdmission` lets the search start (it may refuse it instead). */
+  /**
+   * A search page: from the search cache, or read once `SearchAdmission` lets the search start (it
+   * may refuse it instead). A cached answer costs the search database nothing, so it is not admitted.
+   */
   async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
+    const text = searchQuery(query.q);
+    const key = searchCacheKey(text.key, query);
+    const hit = await this.cached(this.caches.searches, key);
+    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
     const done = await this.admission.admit();
     try {
-      return await this.admittedSearch(query);
+      return await this.readSearch(text, key, query);
     } finally {
       done();
     }
@@ -44,11 +51,11 @@ export class CatalogService {
    * data is that version's or, when an ingest commits meanwhile, newer), kept only when no newer
    * reading has arrived by the end.
    */
-  private async admittedSearch(query: SearchQueryDto): Promise<Versioned<PageJson>> {
-    const text = searchQuery(query.q);
-    const key = searchCacheKey(text.key, query);
-    const hit = await this.cached(this.caches.searches, key);
-    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
+  private async readSearch(
+    text: SearchQuery,
+    key: string,
+    query: SearchQueryDto,
+  ): Promise<Versioned<PageJson>> {
     const before = (await this.state.fresh()).state.catalogVersion;
     const result = await this.titleSearch.search(
       text,
