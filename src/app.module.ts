@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyAuthModule } from './auth/api-key-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -14,7 +14,6 @@ import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { LimitsGuard } from './limits/limits.guard';
 import { LimitsModule } from './limits/limits.module';
-import { UnchargedRefusalInterceptor } from './limits/uncharged-refusal.interceptor';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 import { ServerModule } from './server/server.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -46,8 +45,6 @@ export class AppModule {
         // @Public() skip both. Query validation and the handler come after.
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: LimitsGuard },
-        // A request refused without being served (overload) gets its month back.
-        { provide: APP_INTERCEPTOR, useExisting: UnchargedRefusalInterceptor },
         // Called by the server once it listens (`startServer`); it checks the first-run setting itself.
         DevelopmentKeyBootstrap,
         ...(config.firstRunSetup && config.database.kind === 'embedded' ? [SampleCatalogBootstrap] : []),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LimitsModule } from '../limits/limits.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogCaches } from './catalog-caches';
 import { CatalogService } from './catalog.service';
@@ -10,6 +11,8 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
 @Module({
+  // The search route's UnchargedRefusalInterceptor (overload refusals get their month back).
+  imports: [LimitsModule],
   controllers: [CatalogController],
   providers: [
     CatalogService,

@@ -73,6 +73,7 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
   ],
   controllers: [UsageController],
   providers: [LimitsGuard, UnchargedRefusalInterceptor, UsageService],
-  exports: [LimitsGuard, UnchargedRefusalInterceptor],
+  // The interceptor is route-scoped (the search route): modules that use it get its storage too.
+  exports: [LimitsGuard, UnchargedRefusalInterceptor, AllowanceModule],
 })
 export class LimitsModule {}
