@@ -39,7 +39,16 @@ describe('serving while a catalog loads', () => {
     // The loader runs as operators run it, in its own process (`catalog:ingest`): in this process
     // its parsing would hold the server's event loop and time out probes, which production never sees.
     const load = runCli(
-      ['catalog:ingest', '--basics', basics, '--ratings', ratings, '--json'],
+      [
+        'catalog:ingest',
+        '--basics',
+        basics,
+        '--ratings',
+        ratings,
+        '--catalog-version',
+        'serving-new',
+        '--json',
+      ],
       cliEnvironment(t.database.config),
     ).finally(() => (loading = false));
     const seen: number[] = [];
@@ -53,6 +62,7 @@ describe('serving while a catalog loads', () => {
     }
     expect((await load).code).toBe(0);
     expect(seen.filter((total) => total === oldMovies).length).toBeGreaterThan(0);
+    await t.servesCatalog('serving-new');
     expect((await t.get('/v1/movies?limit=1').expect(200)).body.meta.total_results).toBe(newMovies);
   });
 });

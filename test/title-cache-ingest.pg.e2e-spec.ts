@@ -83,6 +83,7 @@ describe('cached title lookups while a catalog loads', () => {
     }
     expect((await load).code).toBe(0);
     expect(seen.old).toBeGreaterThan(0);
+    await t.servesCatalog('cache-new');
     for (let i = 0; i < TITLES; i += 37) {
       const res = await t.get(`/v1/titles/${id(i)}`).expect(200);
       expect(res.body.data[0].title).toBe(`New Movie ${i}`);

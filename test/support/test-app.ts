@@ -8,6 +8,7 @@ import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer';
 import { type AppConfig, loadConfig } from '../../src/config/app-config';
 import { type TestDatabase, createTestDatabase } from './test-database';
+import { eventually } from './timing';
 
 export interface TestApp {
   app: INestApplication;
@@ -21,8 +22,15 @@ export interface TestApp {
   get(path: string): request.Test;
   /** Any request through the real HTTP stack, with no credentials. */
   http(): ReturnType<typeof request>;
+  /**
+   * Resolves once `/health` reports `catalogVersion`; fails after `withinMs`, the contract's bound
+   * for another process's finished ingest to be served ("within a second").
+   */
+  servesCatalog(catalogVersion: string, withinMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+export const CATALOG_SERVED_WITHIN_MS = 1_000;
 
 /** The real AppModule over a fresh database, in process; `overrides` adjust the literal config. */
 export async function createTestApp(
@@ -51,6 +59,16 @@ export async function createTestApp(
     key,
     get: (path) => request(app.getHttpServer()).get(path).set('Authorization', `Bearer ${key}`),
     http: () => request(app.getHttpServer()),
+    async servesCatalog(catalogVersion, withinMs = CATALOG_SERVED_WITHIN_MS) {
+      await eventually(
+        async () => {
+          const health = await request(app.getHttpServer()).get('/health');
+          return health.body?.data?.[0]?.catalog?.catalog_version === catalogVersion;
+        },
+        withinMs,
+        20,
+      );
+    },
     async close() {
       await app.close();
       if (!database) await db.drop();
