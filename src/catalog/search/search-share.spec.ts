@@ -1,6 +1,7 @@
 import {
   MAX_SEARCH_WAIT_MS,
   MIN_SEARCHES_PER_WINDOW,
+  SEARCH_DURATION_TARGET_MS,
   SEARCH_RETRY_AFTER_SECONDS,
   SEARCH_SHARE,
   type SearchDone,
@@ -157,5 +158,70 @@ describe('SearchShare', () => {
     expect(searches.refusals).toEqual([REFUSAL]);
     expect(share.takeRefusedCount()).toBe(1);
     expect(share.takeRefusedCount()).toBe(0);
+  });
+
+  describe('adaptive concurrency limit', () => {
+    const SLOW = SEARCH_DURATION_TARGET_MS + 1;
+
+    /** Asks `count` searches at once, each taking `durationMs`, and runs them all to their end. */
+    async function round(share: SearchShare, count: number, durationMs: number) {
+      const searches = ask(share, count);
+      const finished = new Set<number>();
+      for (;;) {
+        await settle();
+        const running = searches.done.flatMap((finish, i) => (finish && !finished.has(i) ? [i] : []));
+        if (running.length === 0) break;
+        now += durationMs;
+        for (const i of running) {
+          finished.add(i);
+          searches.done[i]!();
+        }
+      }
+      return searches;
+    }
+
+    it('halves the limit when a search takes longer than the target, once per round, never below 1', async () => {
+      const share = shareOf({ concurrency: 8 });
+      const limits: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const searches = ask(share, share.concurrencyLimit);
+        now += SLOW;
+        // All ran under the same limit: only the first slow one says it is too high.
+        searches.done.forEach((finish) => finish!());
+        limits.push(share.concurrencyLimit);
+      }
+      expect(limits).toEqual([4, 2, 1, 1]);
+    });
+
+    it('raises the limit again, about one a round, while searches within the target fill it, up to `concurrency`', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      expect(share.concurrencyLimit).toBe(2);
+      const limits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        // One more than the limit: the last waits for a slot, as searches do under load.
+        await round(share, share.concurrencyLimit + 1, 10);
+        limits.push(share.concurrencyLimit);
+      }
+      expect(limits).toEqual([...limits].sort((a, b) => a - b));
+      expect(limits.slice(0, 4)).toContain(4);
+      expect(limits.slice(4)).toEqual([4, 4, 4, 4]);
+    });
+
+    it('does not raise the limit on fast searches that left it unused', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      expect(share.concurrencyLimit).toBe(2);
+      for (let i = 0; i < 20; i++) await round(share, 1, 10);
+      expect(share.concurrencyLimit).toBe(2);
+    });
+
+    it('runs and waits by the lowered limit', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      const searches = ask(share, 4);
+      expect(searches.count()).toBe(2);
+      expect(share.waitingCount).toBe(2);
+    });
   });
 });
