@@ -26,6 +26,31 @@ import type { Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
+import {
+  ADJECTIVES,
+  CONTENT_RATINGS_MOVIE,
+  CONTENT_RATINGS_TV,
+  COUNTRY_NAMES,
+  DETERMINERS,
+  FIRST_NAMES,
+  FUNCTION_WORDS as FUNCTION,
+  GENRE_WEIGHTS as GENRE_TABLE,
+  GERUNDS,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+  LAST_NAMES,
+  MONTHS,
+  NOUNS,
+  NUMBERS,
+  PLOTS,
+  PREPOSITIONS,
+  PROPER_NAMES,
+  SMALL_WORDS,
+  TAIL_SYLLABLES,
+  VERBS,
+  WRITER_ROLES,
+} from './catalog-generator/vocabulary';
 
 // ---------------------------------------------------------------------------------------------
 // PRNG and sampling helpers
@@ -122,96 +147,11 @@ function weighted<T extends string>(table: Readonly<Record<T, number>>): CdfSamp
   );
 }
 
-/** Splits a whitespace-separated word list, dropping repeats (the first occurrence keeps its rank). */
-function words(text: string): string[] {
-  return [...new Set(text.trim().split(/\s+/))];
-}
-
 // ---------------------------------------------------------------------------------------------
-// Vocabulary (all hand-written for this generator; ordered from common to rare within a list)
+// Vocabulary (the word lists are data in bench/catalog-words/, see its README)
 // ---------------------------------------------------------------------------------------------
 
-const NOUNS = words(`
-  love man night life world house girl story day time king city war death blood heart dream game
-  home road woman boy land star sky fire water sea river moon sun storm shadow light secret ghost
-  angel devil killer hunter family friend lady queen prince princess child children mother father
-  brother sister son daughter wife husband island mountain forest garden street town village
-  kingdom empire summer winter spring autumn christmas year years days nights hour minute
-  morning evening dawn midnight heaven hell paradise edge end beginning return revenge escape
-  journey quest adventure legend myth tale song music dance kiss promise lie truth justice honor
-  glory power money gold diamond silver fortune price deal job business school college class
-  teacher doctor nurse soldier warrior knight pirate thief spy agent detective cop officer
-  sheriff judge lawyer priest witch wizard monster beast dragon wolf bear tiger lion horse dog
-  cat bird eagle snake spider shark machine robot planet galaxy universe space ocean desert
-  jungle valley canyon lake bridge tower castle palace prison hospital hotel church station
-  train ship boat car plane bus highway border frontier zone line circle point mark sign code
-  key door window wall room bed mirror picture letter book page word name voice sound silence
-  scream whisper echo memory mind soul spirit body face eye eyes hand hands blood bone skin
-  rain snow wind ice thunder lightning cloud fog smoke ash dust stone rock sand glass steel iron
-  flower rose tree leaf seed fruit apple wine coffee tea bread sugar salt honey milk
-  party wedding funeral birthday holiday vacation weekend trip run chase fight battle attack
-  invasion mission operation project experiment plan game match race cup team club gang crew
-  army squad unit force legion band group society order circle council company
-  affair scandal crime murder mystery case trial verdict evidence witness victim suspect
-  fear hope faith grace mercy desire passion rage fury chaos order peace freedom liberty
-  destiny fate luck chance miracle wonder magic spell curse blessing sin sins saint saints
-  runner rider driver dancer singer player fighter lover stranger neighbor visitor guest
-  boss master servant slave captain general colonel sergeant chief leader rebel hero heroes
-  villain outlaw gunman assassin sniper survivor witness widow orphan bride groom twins
-  americans strangers lovers brothers sisters friends kings queens gods monsters machines
-  zombies vampires ghosts angels demons wolves dogs horses birds animals people men women
-  girls boys kids souls hearts dreams lies secrets stars roads streets shadows waves stories
-  `);
-
-const ADJECTIVES = words(`
-  last dead black little big good dark white new red lost great wild secret perfect golden
-  silent final blue hidden broken old young true first long hard cold hot deep high lonely
-  sweet bitter strange beautiful crazy happy sad bad dirty dangerous deadly bloody brave free
-  green grey holy evil wicked innocent invisible impossible infinite endless eternal royal
-  american english french italian mexican chinese russian african
-  midnight twisted fallen forgotten forbidden burning frozen electric savage sacred secret
-  quiet loud fast slow super mighty little tiny giant hollow empty lucky magnificent
-  fantastic incredible ordinary extraordinary private public social modern ancient future
-  last next other only certain simple real wrong right perfect naked hungry sleepless
-  restless fearless reckless ruthless shameless nameless homeless heartless
-  `);
-
-const GERUNDS = words(`
-  finding chasing saving killing loving leaving running hunting breaking waiting dancing
-  searching becoming crossing riding burning falling flying losing keeping raising catching
-  meeting walking driving singing fighting dying living`);
-
-const VERBS = words(`
-  love kill save find catch stop take leave follow remember forget meet trust fear chase
-  hunt call kiss bury wake break hold change stand run fly`);
-
-const FUNCTION = words(`
-  the of a in and to my you i me on for with is it no all one at we from your up who what
-  not be are out down over our this his her they when where how why us just never always`);
-
-const PREPOSITIONS = words(`
-  under beyond after before into across behind inside beneath against without between
-  above through around toward during among`);
-
-const DETERMINERS = words('a my our your no every one his her their this');
-
-const NUMBERS = words('two three four five seven ten twelve 13 100 21 7 9 1000 99 24 40');
-
-/** Hand-written proper names (places, first names) at the head of the long-tail name list. */
-const PROPER_NAMES = words(`
-  jack paris london york tokyo rome berlin texas chicago vegas hollywood california mexico
-  america africa china india moscow venice vienna harlem brooklyn manhattan boston memphis
-  mary john charlie max sam alice anna emma lucy rose grace molly billy joe frank harry
-  tom jerry kate sarah laura julia maria sofia elena mia lily eva nina ray
-  amélie café señor noël zoë josé françois mañana fräulein über déjà jürgen søren göteborg
-  málaga zürich bogotá são montréal québec kraków łódź reykjavík
-  東京 大阪 京都 北京 上海 香港 서울 부산 москва петербург киев
-  `);
-
-/** Syllables for the generated tail of rare proper names ("Valdoria", "Kestrin", ...). */
-const ONSETS = words('b br c ch d dr f g gr h j k kr l m n p pr r s sh st t tr v w z th');
-const VOWELS = words('a e i o u ai ei ou ia ae y');
-const CODAS = words('n r l s th x m nd rk st ck lle ra ria dor vin mir thas ros ek');
+const { onsets: ONSETS, vowels: VOWELS, codas: CODAS } = TAIL_SYLLABLES;
 
 function buildTailNames(count: number, rng: Rng): string[] {
   const seen = new Set<string>(PROPER_NAMES);
@@ -230,362 +170,18 @@ function buildTailNames(count: number, rng: Rng): string[] {
   return out;
 }
 
-/** Per-language word lists for "foreign" original titles (Latin-script languages translate word by word). */
-interface Language {
-  name: string;
-  country: string;
-  /** English word → word in this language; words absent are kept (names, rare words). */
-  dict: Readonly<Record<string, string>>;
-  /** Scripts without spaces join words directly (Chinese, Japanese). */
-  joiner: string;
-  /** Non-Latin languages build a new title from their own words instead of translating. */
-  fresh: boolean;
-}
-
-function dict(pairs: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of pairs.trim().split(/\s*;\s*/)) {
-    const [en, foreign] = pair.split('=');
-    if (en && foreign) out[en.trim()] = foreign.trim();
-  }
-  return out;
-}
-
-const LANGUAGES: readonly Language[] = [
-  {
-    name: 'French',
-    country: 'France',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`the=le; of=de; and=et; a=un; in=dans; my=mon; love=amour; night=nuit; man=homme;
-      woman=femme; girl=fille; boy=garçon; house=maison; city=ville; war=guerre; death=mort;
-      life=vie; world=monde; day=jour; king=roi; blood=sang; heart=cœur; dream=rêve; last=dernier;
-      dead=mort; black=noir; white=blanc; red=rouge; little=petit; big=grand; sea=mer; sun=soleil;
-      moon=lune; time=temps; home=foyer; story=histoire; secret=secret; summer=été; winter=hiver;
-      road=route; fire=feu; water=eau; star=étoile; child=enfant; mother=mère; father=père;
-      friend=ami; shadow=ombre; lost=perdu; dark=sombre; new=nouveau; beautiful=belle; island=île`),
-  },
-  {
-    name: 'Spanish',
-    country: 'Spain',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`the=el; of=de; and=y; a=un; in=en; my=mi; love=amor; night=noche; man=hombre;
-      woman=mujer; girl=niña; boy=niño; house=casa; city=ciudad; war=guerra; death=muerte;
-      life=vida; world=mundo; day=día; king=rey; blood=sangre; heart=corazón; dream=sueño;
-      last=último; dead=muerto; black=negro; white=blanco; red=rojo; little=pequeño; big=gran;
-      sea=mar; sun=sol; moon=luna; time=tiempo; home=hogar; story=historia; secret=secreto;
-      summer=verano; winter=invierno; road=camino; fire=fuego; water=agua; star=estrella;
-      child=niño; mother=madre; father=padre; friend=amigo; shadow=sombra; lost=perdido;
-      dark=oscuro; new=nuevo; beautiful=hermosa; island=isla; heaven=cielo`),
-  },
-  {
-    name: 'German',
-    country: 'Germany',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`the=der; of=von; and=und; a=ein; in=im; my=mein; love=Liebe; night=Nacht; man=Mann;
-      woman=Frau; girl=Mädchen; boy=Junge; house=Haus; city=Stadt; war=Krieg; death=Tod;
-      life=Leben; world=Welt; day=Tag; king=König; blood=Blut; heart=Herz; dream=Traum;
-      last=letzte; dead=tot; black=schwarz; white=weiß; red=rot; little=klein; big=groß; sea=Meer;
-      sun=Sonne; moon=Mond; time=Zeit; home=Heimat; story=Geschichte; secret=Geheimnis;
-      summer=Sommer; winter=Winter; road=Straße; fire=Feuer; water=Wasser; star=Stern; child=Kind;
-      mother=Mutter; father=Vater; friend=Freund; shadow=Schatten; lost=verloren; dark=dunkel;
-      new=neu; beautiful=schön; island=Insel; heaven=Himmel`),
-  },
-  {
-    name: 'Italian',
-    country: 'Italy',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`the=il; of=di; and=e; a=un; in=in; my=mio; love=amore; night=notte; man=uomo;
-      woman=donna; girl=ragazza; boy=ragazzo; house=casa; city=città; war=guerra; death=morte;
-      life=vita; world=mondo; day=giorno; king=re; blood=sangue; heart=cuore; dream=sogno;
-      last=ultimo; dead=morto; black=nero; white=bianco; red=rosso; little=piccolo; big=grande;
-      sea=mare; sun=sole; moon=luna; time=tempo; story=storia; secret=segreto; summer=estate;
-      winter=inverno; road=strada; fire=fuoco; water=acqua; star=stella; child=bambino;
-      mother=madre; father=padre; friend=amico; shadow=ombra; lost=perduto; dark=oscuro;
-      new=nuovo; beautiful=bella; island=isola; heaven=cielo`),
-  },
-  {
-    name: 'Portuguese',
-    country: 'Brazil',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`the=o; of=de; and=e; a=um; in=em; my=meu; love=amor; night=noite; man=homem;
-      woman=mulher; girl=menina; boy=menino; house=casa; city=cidade; war=guerra; death=morte;
-      life=vida; world=mundo; day=dia; king=rei; blood=sangue; heart=coração; dream=sonho;
-      last=último; dead=morto; black=negro; white=branco; red=vermelho; little=pequeno;
-      big=grande; sea=mar; sun=sol; moon=lua; time=tempo; story=história; secret=segredo;
-      summer=verão; winter=inverno; road=estrada; fire=fogo; water=água; star=estrela;
-      mother=mãe; father=pai; friend=amigo; shadow=sombra; lost=perdido; island=ilha`),
-  },
-  {
-    name: 'Swedish',
-    country: 'Sweden',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`of=av; and=och; a=en; in=i; my=min; love=kärlek; night=natt; man=man; woman=kvinna;
-      girl=flicka; boy=pojke; house=hus; city=stad; war=krig; death=döden; life=liv; world=värld;
-      day=dag; king=kung; blood=blod; heart=hjärta; dream=dröm; last=sista; dead=döda;
-      black=svart; white=vit; red=röd; little=lilla; big=stora; sea=hav; sun=sol; moon=måne;
-      time=tid; home=hem; story=saga; summer=sommar; winter=vinter; road=väg; fire=eld;
-      water=vatten; star=stjärna; child=barn; mother=mor; father=far; friend=vän; island=ö`),
-  },
-  {
-    name: 'Japanese',
-    country: 'Japan',
-    joiner: ' ',
-    fresh: false,
-    dict: dict(`of=no; and=to; in=ni; love=ai; night=yoru; man=otoko; woman=onna; girl=shôjo;
-      boy=shônen; house=ie; city=machi; war=sensô; death=shi; life=inochi; world=sekai; day=hi;
-      king=ô; blood=chi; heart=kokoro; dream=yume; last=saigo; black=kuro; white=shiro; red=aka;
-      sea=umi; sun=taiyô; moon=tsuki; time=toki; story=monogatari; secret=himitsu; summer=natsu;
-      winter=fuyu; road=michi; fire=hi; water=mizu; star=hoshi; child=kodomo; mother=haha;
-      father=chichi; friend=tomodachi; shadow=kage; island=shima; heaven=tengoku`),
-  },
-  {
-    name: 'Japanese',
-    country: 'Japan',
-    joiner: '',
-    fresh: true,
-    dict: dict(`love=愛; night=夜; man=男; woman=女; city=街; war=戦争; death=死; life=命; world=世界;
-      king=王; blood=血; heart=心; dream=夢; sea=海; sun=太陽; moon=月; story=物語; summer=夏;
-      winter=冬; road=道; fire=火; water=水; star=星; shadow=影; island=島; flower=花`),
-  },
-  {
-    name: 'Mandarin',
-    country: 'China',
-    joiner: '',
-    fresh: true,
-    dict: dict(`love=爱; night=夜; man=男人; woman=女人; city=城市; war=战争; death=死亡; life=生活;
-      world=世界; king=王; blood=血; heart=心; dream=梦; sea=海; sun=太阳; moon=月亮; story=故事;
-      summer=夏天; road=路; fire=火; water=水; star=星星; dragon=龙; tiger=虎; flower=花`),
-  },
-  {
-    name: 'Korean',
-    country: 'South Korea',
-    joiner: ' ',
-    fresh: true,
-    dict: dict(`love=사랑; night=밤; man=남자; woman=여자; city=도시; war=전쟁; death=죽음; life=인생;
-      world=세계; king=왕; blood=피; heart=마음; dream=꿈; sea=바다; sun=태양; moon=달;
-      story=이야기; summer=여름; winter=겨울; road=길; fire=불; water=물; star=별; house=집`),
-  },
-  {
-    name: 'Russian',
-    country: 'Russia',
-    joiner: ' ',
-    fresh: true,
-    dict: dict(`love=любовь; night=ночь; man=мужчина; woman=женщина; city=город; war=война;
-      death=смерть; life=жизнь; world=мир; king=король; blood=кровь; heart=сердце; dream=мечта;
-      sea=море; sun=солнце; moon=луна; story=история; summer=лето; winter=зима; road=дорога;
-      fire=огонь; water=вода; star=звезда; house=дом; mother=мать; father=отец; brother=брат`),
-  },
-];
-
-/** Weights of the languages of "foreign" original titles, in LANGUAGES order. */
-const LANGUAGE_WEIGHTS = [16, 16, 12, 10, 6, 4, 8, 5, 8, 8, 7];
-
-const SMALL_WORDS = new Set(words('the of a an and in on to for with at from by or is nor'));
-
-const FIRST_NAMES = words(`
-  John Michael David James Robert William Richard Thomas Mark Paul Peter George Daniel Steven
-  Christopher Martin Andrew Anthony Charles Joseph Brian Kevin Jason Ryan Adam Sam Tom Jack
-  Mary Sarah Emma Anna Laura Julia Kate Emily Jessica Jennifer Elizabeth Susan Linda Karen
-  Rachel Rebecca Claire Helen Alice Grace Sophie Olivia Natalie Amy Ruth Nora Diane Maggie
-  José Zoë Søren Björn Agnès François Jürgen Łukasz Małgorzata Renée Chloé Hélène Ève Ángel
-  Raúl Sebastián Inés Müge Ömer Çağla Dorothée Anaïs Joël Maëlle Günther Jörg Ólafur Þóra
-  Hiroshi Yuki Takeshi Akira Kenji Haruka Min-jun Ji-woo Seo-yeon Wei Li Mei Chen Priya Arjun
-  Rahul Anil Sunita Olga Dmitri Ivan Natasha Sergei Yuri Ana João Luis Carlos Diego Lucía
-  Pierre Jean Marie Luc Claude Giulia Marco Luca Paolo Francesca Hans Klaus Greta Ingrid Lars
-  Astrid Sven Nils Kwame Amara Chidi Fatima Omar Youssef Leila Tariq Aisha Samir Noor
-  `);
-
-const LAST_NAMES = words(`
-  Smith Johnson Williams Brown Jones Miller Davis Wilson Anderson Taylor Thomas Moore Martin
-  Jackson Thompson White Harris Clark Lewis Robinson Walker Young Allen King Wright Scott
-  Green Baker Adams Nelson Hill Campbell Mitchell Roberts Carter Phillips Evans Turner Parker
-  Collins Edwards Stewart Morris Murphy Cook Rogers Morgan Cooper Peterson Reed Bailey Bell
-  Kelly Howard Ward Cox Richardson Wood Watson Brooks Bennett Gray Hughes Price Sanders
-  O'Brien O'Connor McCarthy MacLeod Fitzgerald Sullivan Walsh Byrne Doyle Quinn
-  Müller Schröder Schäfer Groß Köhler García Núñez Sánchez Peña Muñoz Gómez Fernández
-  Rodríguez Dubois Lefèvre Moreau Girard Bonnet Rossi Russo Bianchi Romano Conti Esposito
-  Øberg Lindqvist Åberg Nyström Söderberg Kowalski Nowak Wiśniewski Dvořák Novák Horváth
-  Nakamura Tanaka Suzuki Watanabe Yamamoto Kobayashi Kim Park Lee Choi Jung Wang Zhang Liu
-  Chen Yang Huang Zhao Sharma Patel Singh Kapoor Gupta Ivanov Petrov Smirnov Volkov Popov
-  Silva Santos Oliveira Pereira Costa Almeida Okafor Mensah Diallo Haddad Nasser Farouk
-  Van der Berg De Vries Jansen Bakker Visser Papadopoulos Yılmaz Kaya Demir Şahin Öztürk
-  `);
-
-const GENRES = words(`
-  Action Adult Adventure Animation Biography Comedy Crime Documentary Drama Family Fantasy
-  Film-Noir Game-Show History Horror Music Musical Mystery News Reality-TV Romance Sci-Fi Short
-  Sport Talk-Show Thriller War Western`);
-
-/** Weights of the 28 genres (GENRES order) for feature-length titles; Adult and Short are handled apart. */
-const GENRE_WEIGHTS = [
-  10, 0, 6, 3.5, 3, 20, 9, 7, 30, 4, 4, 0.2, 0.6, 3, 6, 2.5, 1, 4, 0.7, 1.6, 8, 3.5, 0, 1.5, 1, 8, 1.5, 1,
-];
-
-// ---------------------------------------------------------------------------------------------
-// Plot sentences and other enrichment vocab
-// ---------------------------------------------------------------------------------------------
-
-const PLOT_SUBJECTS = [
-  'A retired detective',
-  'A young nurse',
-  'Two estranged brothers',
-  'A struggling musician',
-  'A small-town sheriff',
-  'An ambitious lawyer',
-  'A teenage hacker',
-  'A widowed farmer',
-  'A disgraced journalist',
-  'A shy schoolteacher',
-  'An aging boxer',
-  'A former soldier',
-  'Three childhood friends',
-  'A brilliant but reckless surgeon',
-  'A con artist',
-  'A single mother',
-  'A rookie cop',
-  'An exiled prince',
-  'A marine biologist',
-  'A group of strangers',
-  'A chef',
-  'An orphaned girl',
-  'A lonely astronaut',
-  'A grieving father',
-  'A mild-mannered accountant',
-  'A pair of unlikely partners',
-  'A street magician',
-  'A young architect',
-  'A war photographer',
-];
+const LANGUAGE_WEIGHTS = LANGUAGES.map((l) => l.weight);
+const GENRES = Object.keys(GENRE_TABLE);
+const GENRE_WEIGHTS = Object.values(GENRE_TABLE);
+const {
+  subjects: PLOT_SUBJECTS,
+  verbs: PLOT_VERBS,
+  objects: PLOT_OBJECTS,
+  settings: PLOT_SETTINGS,
+  codas: PLOT_CODAS,
+  seriesSubjects: SERIES_SUBJECTS,
+} = PLOTS;
 const PLURAL_SUBJECT = /^(Two|Three|A group|A pair)/;
-/** [verb after a singular subject, verb after a plural subject]. */
-const PLOT_VERBS: readonly (readonly [string, string])[] = [
-  ['must confront', 'must confront'],
-  ['sets out to uncover', 'set out to uncover'],
-  ['is drawn into', 'are drawn into'],
-  ['tries to escape', 'try to escape'],
-  ['races against time to stop', 'race against time to stop'],
-  ['stumbles upon', 'stumble upon'],
-  ['refuses to give up on', 'refuse to give up on'],
-  ['is forced to face', 'are forced to face'],
-  ['teams up to expose', 'team up to expose'],
-  ['falls for', 'fall for'],
-  ['goes undercover to infiltrate', 'go undercover to infiltrate'],
-  ['fights to protect', 'fight to protect'],
-  ['returns home to settle', 'return home to settle'],
-  ['becomes obsessed with', 'become obsessed with'],
-];
-const PLOT_OBJECTS = [
-  'a conspiracy reaching the highest levels of power',
-  'the truth about a family tragedy',
-  'a stolen painting worth millions',
-  'a gang that controls the docks',
-  'a long-buried secret',
-  'the man who ruined their life',
-  'an ancient curse',
-  'a rival with nothing to lose',
-  'a mysterious signal from deep space',
-  'a string of unsolved disappearances',
-  'an old debt',
-  'a forbidden romance',
-  'a corrupt corporation',
-  'a killer who leaves no trace',
-  'a dying town',
-];
-const PLOT_SETTINGS = [
-  'in 1920s Paris',
-  'on a remote island',
-  'during the last days of the war',
-  'in a city that never sleeps',
-  'across the American West',
-  'in a near future',
-  'in post-war Tokyo',
-  'on the streets of Naples',
-  'in a snowbound mountain village',
-  'aboard a crippled starship',
-  'in the Australian outback',
-  'in Victorian London',
-  'at an exclusive boarding school',
-  'along the Mexican border',
-  'in modern Seoul',
-];
-const PLOT_CODAS = [
-  'Nothing is what it seems.',
-  'Their lives will never be the same.',
-  'The price of the truth may be too high.',
-  'Old wounds reopen along the way.',
-  'Time is running out.',
-  'Trust becomes the most dangerous choice.',
-  'What begins as a favor turns into a nightmare.',
-  'Not everyone will make it out alive.',
-];
-const SERIES_SUBJECTS = [
-  'the staff of a busy city hospital',
-  'a dysfunctional family running a failing business',
-  'a team of elite investigators',
-  'the rival houses of a fractured kingdom',
-  'a group of friends in their twenties',
-  'the crew of a deep-space freighter',
-  'the residents of a quiet suburban street',
-  'a detective unit',
-  'the employees of a small paper company',
-  'a crime family',
-  'survivors of a global catastrophe',
-];
-
-const CONTENT_RATINGS_MOVIE = words('R PG-13 PG Not_Rated G Unrated NC-17 Approved Passed TV-MA TV-14').map(
-  (r) => r.replace('_', ' '),
-);
-const CONTENT_RATINGS_TV = words('TV-14 TV-MA TV-PG TV-G TV-Y7 TV-Y Not_Rated').map((r) =>
-  r.replace('_', ' '),
-);
-const MONTHS = words('Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec');
-const LANGUAGE_NAMES = words(`English Spanish French German Italian Japanese Mandarin Korean Hindi Russian
-  Portuguese Swedish Danish Arabic Turkish Cantonese Polish Dutch Persian Norwegian Greek Hebrew Latin`);
-const COUNTRY_NAMES = [
-  'United States',
-  'United Kingdom',
-  'France',
-  'Germany',
-  'Canada',
-  'India',
-  'Japan',
-  'Italy',
-  'Spain',
-  'South Korea',
-  'China',
-  'Australia',
-  'Mexico',
-  'Brazil',
-  'Sweden',
-  'Denmark',
-  'Russia',
-  'Turkey',
-  'Argentina',
-  'Ireland',
-  'Hong Kong',
-  'New Zealand',
-  'Norway',
-  'Poland',
-  'Iran',
-  'Belgium',
-  'Côte d’Ivoire',
-];
-const WRITER_ROLES = [
-  '',
-  '',
-  '',
-  ' (screenplay)',
-  ' (story)',
-  ' (novel)',
-  ' (based on the book by)',
-  ' (creator)',
-];
 const POSTER_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 // ---------------------------------------------------------------------------------------------
