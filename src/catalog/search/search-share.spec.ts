@@ -135,6 +135,28 @@ describe('SearchShare', () => {
     expect(searches.refusals).toEqual(Array(12 - 2 - fitting).fill(REFUSAL));
   });
 
+  it('before any search has finished, estimates waits with the duration target', () => {
+    const share = shareOf({ concurrency: 1 });
+    const searches = ask(share, 4);
+    // 1 runs; the 2nd would wait one target (100 ms); the 3rd two (200 ms), beyond the bound.
+    expect(searches.count()).toBe(1);
+    expect(share.waitingCount).toBe(1);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+  });
+
+  it('leaves slow searches less room to wait: the wait and the average duration within the latency target', () => {
+    const share = shareOf({ concurrency: 2, durationTargetMs: Number.POSITIVE_INFINITY });
+    // Searches have taken 200 ms: with 2 running, a slot frees every 100 ms on average, so the first
+    // waiting place (100 ms) would answer after 300 ms.
+    const first = ask(share, 2);
+    now += 200;
+    first.done.forEach((finish) => finish!());
+    const searches = ask(share, 4);
+    expect(searches.count()).toBe(2);
+    expect(share.waitingCount).toBe(0);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+  });
+
   it('refuses a waiting search that has not started when the bound ends', async () => {
     const share = shareOf({ concurrency: 1 });
     const searches = ask(share, 2);
@@ -153,6 +175,7 @@ describe('SearchShare', () => {
 
   it('refuses at once a search that finds too many waiting', () => {
     const share = shareOf({ concurrency: 1, maxWaiting: 3 });
+    ask(share, 1).done[0]!(); // searches take no time: only the count of those waiting refuses
     const searches = ask(share, 5);
     expect(share.waitingCount).toBe(3);
     expect(searches.refusals).toEqual([REFUSAL]);

@@ -17,11 +17,13 @@ export const MAX_WAITING_SEARCHES = 1_000;
 export const SEARCH_RETRY_AFTER_SECONDS = 1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
+/** How long an admitted search should take from arrival to answer: its wait and its statements. */
+export const SEARCH_LATENCY_TARGET_MS = 250;
 /**
- * How long an admitted search should take in the database: what is left of a 250 ms answer after
+ * How long an admitted search should take in the database: what is left of the latency target after
  * the longest wait. A search slower than this lowers the concurrency limit (see `SearchShare`).
  */
-export const SEARCH_DURATION_TARGET_MS = 250 - MAX_SEARCH_WAIT_MS;
+export const SEARCH_DURATION_TARGET_MS = SEARCH_LATENCY_TARGET_MS - MAX_SEARCH_WAIT_MS;
 /** The factor a slow search applies to the concurrency limit, at most once per round of searches. */
 const LIMIT_DECREASE = 0.5;
 
@@ -76,7 +78,8 @@ interface WaitingSearch {
  * Bounded queue wait: a search that arrives when it cannot start waits at most `maxWaitMs`. On
  * arrival its wait is estimated from its place in the queue: the running average of search durations
  * × the searches that must finish first / the concurrency limit, and the windows its share needs; when
- * the estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting
+ * the estimate exceeds `maxWaitMs`, or with the average duration exceeds SEARCH_LATENCY_TARGET_MS
+ * (slow searches leave less room to wait), or `maxWaiting` already wait, it is refused at once. A waiting
  * search not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with
  * `Retry-After`, flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as
  * expected (not logged one by one).
@@ -87,7 +90,13 @@ export class SearchShare {
   private searchesArrived = 0;
   private running = 0;
   private refused = 0;
-  private averageDurationMs = 0;
+  /**
+   * Until a search has finished, the estimate assumes the duration target: a cold process flooded
+   * with searches then refuses on arrival what it could not start in time, instead of queueing every
+   * one of them on an estimate of zero and refusing them only when their wait runs out.
+   */
+  private averageDurationMs: number;
+  private durationMeasured = false;
   private limit: number;
   private lastDecreaseAt = Number.NEGATIVE_INFINITY;
   private windowEndsAt: number;
@@ -101,6 +110,9 @@ export class SearchShare {
     this.maxWaitMs = options.maxWaitMs ?? MAX_SEARCH_WAIT_MS;
     this.maxWaiting = options.maxWaiting ?? MAX_WAITING_SEARCHES;
     this.durationTargetMs = options.durationTargetMs ?? SEARCH_DURATION_TARGET_MS;
+    this.averageDurationMs = Number.isFinite(this.durationTargetMs)
+      ? this.durationTargetMs
+      : SEARCH_DURATION_TARGET_MS;
     this.limit = options.concurrency;
     this.clock = options.clock ?? Date.now;
     this.windowEndsAt = this.clock() + options.windowMs;
@@ -133,7 +145,12 @@ export class SearchShare {
   admit(): Promise<SearchDone> | SearchDone {
     this.searchesArrived++;
     if (this.waiting.length === 0 && this.canStart()) return this.start();
-    if (this.waiting.length >= this.maxWaiting || this.estimatedWaitMs() > this.maxWaitMs) {
+    const waitMs = this.estimatedWaitMs();
+    if (
+      this.waiting.length >= this.maxWaiting ||
+      waitMs > this.maxWaitMs ||
+      waitMs + this.averageDurationMs > SEARCH_LATENCY_TARGET_MS
+    ) {
       throw this.refuse();
     }
     return new Promise<SearchDone>((resolve, reject) => {
@@ -200,10 +217,10 @@ export class SearchShare {
       this.running--;
       const finishedAt = this.clock();
       const duration = finishedAt - startedAt;
-      this.averageDurationMs =
-        this.averageDurationMs === 0
-          ? duration
-          : this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs);
+      this.averageDurationMs = this.durationMeasured
+        ? this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs)
+        : duration;
+      this.durationMeasured = true;
       this.adaptLimit(duration, startedAt, finishedAt, limitInUse);
       this.startWaiting();
     };
