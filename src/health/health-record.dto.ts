@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { RequestMetaDto } from '../openapi/envelope.dto';
-import type { HealthRecord } from './health.controller';
+import type { HealthRecord } from './health-record';
 
 type HealthCatalog = HealthRecord['catalog'];
 
