@@ -5,6 +5,10 @@
  * same envelope object.
  */
 
+/** The page bounds of every paged route: `page` and `limit` (results per page) at most these. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PER_PAGE = 20;
+
 export interface RequestMeta {
   request_id: string;
 }

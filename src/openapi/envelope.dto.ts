@@ -1,6 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { MAX_PAGE, MAX_PER_PAGE } from '../catalog/dto/page-query.dto';
-import type { PageMeta, RequestMeta } from '../common/envelope';
+import { MAX_PAGE, MAX_PER_PAGE, type PageMeta, type RequestMeta } from '../common/envelope';
 
 const REQUEST_ID = {
   type: 'string',

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { MAX_PER_PAGE } from '../../common/envelope';
 import { PageMetaDto, RequestMetaDto } from '../../openapi/envelope.dto';
-import { MAX_PER_PAGE } from './page-query.dto';
 import { TitleDto } from './title.dto';
 
 /** The page envelope of search, movies and series. */
