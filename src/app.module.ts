@@ -10,6 +10,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { LimitsGuard } from './limits/limits.guard';
@@ -28,7 +29,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         AuthModule,
         ApiKeyAuthModule,
         LimitsModule,
