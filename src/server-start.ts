@@ -3,17 +3,19 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { AppModule } from '../app.module';
-import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
-import { DevelopmentKeyBootstrap } from '../auth/development-key.bootstrap';
-import type { AppConfig } from '../config/app-config';
-import { CertificateReloader } from '../server/certificate-reloader';
-import { drainOnSignals } from '../server/graceful-shutdown';
-import { httpsServerOptions } from '../server/http-server';
-import { readTlsCredentials } from '../server/tls-credentials';
-import { preflight } from './preflight';
-import { listenFailure } from './startup-failure';
-import { reportStartup } from './startup-report';
+import { AppModule } from './app.module';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.setup';
+import { ApiKeyService } from './auth/api-key.service';
+import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
+import { CatalogStateRepository } from './catalog/catalog-state.repository';
+import type { AppConfig } from './config/app-config';
+import { CertificateReloader } from './server/certificate-reloader';
+import { drainOnSignals } from './server/graceful-shutdown';
+import { httpsServerOptions } from './server/http-server';
+import { readTlsCredentials } from './server/tls-credentials';
+import { preflight } from './startup/preflight';
+import { listenFailure } from './startup/startup-failure';
+import { reportStartup } from './startup/startup-report';
 
 /**
  * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
@@ -45,5 +47,12 @@ export async function startServer(config: AppConfig): Promise<void> {
   await app
     .get(DevelopmentKeyBootstrap)
     .createOnFirstRun(`${tls ? 'https' : 'http'}://localhost:${listening.port}`);
-  await reportStartup(app, config);
+  await reportStartup(listening, config, async () => {
+    const state = await app.get(CatalogStateRepository).current();
+    return {
+      catalogVersion: state.catalogVersion,
+      titleCount: state.titleCount,
+      keyCount: await app.get(ApiKeyService).count(),
+    };
+  });
 }
