@@ -5,7 +5,7 @@ import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
 import type { SearchAdmission } from './search/search-admission';
 import type { TitleSearchRepository } from './search/title-search.repository';
-import type { TitleRow } from './title.serializer';
+import type { TitleRow } from './title-columns';
 import type { TitleRepository } from './title.repository';
 
 const row = (imdbId: string, title: string) =>

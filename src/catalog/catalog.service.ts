@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type PageJson, jsonArray, pageOffset } from '../common/envelope';
+import { type PageJson, jsonArray, pageSlice } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
 import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
@@ -10,7 +10,8 @@ import { type SearchQuery, searchQuery } from './search/search-text';
 import type { Cached, VersionedCache } from './versioned-cache';
 import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
-import { type TitleRow, serializeTitleJson } from './title.serializer';
+import type { TitleRow } from './title-columns';
+import { serializeTitleJson } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
@@ -60,7 +61,7 @@ export class CatalogService {
     const result = await this.titleSearch.search(
       text,
       { type: query.type, year: query.year },
-      { limit: query.limit, offset: pageOffset(query.page, query.limit) },
+      pageSlice(query.page, query.limit),
     );
     const after = this.state.last()?.state.catalogVersion;
     const version = before === after ? before : null;
@@ -72,10 +73,7 @@ export class CatalogService {
     const key = listCacheKey(family, query.page, query.limit);
     const hit = await this.cached(this.caches.lists, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    const result = await this.titles.listFamily(family, {
-      limit: query.limit,
-      offset: pageOffset(query.page, query.limit),
-    });
+    const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
     return {
       version: result.version,
       value: this.page(this.caches.lists, result.version, key, result, query),

@@ -53,6 +53,17 @@ export function jsonArray(itemTexts: readonly string[]): string {
   return `[${itemTexts.join(',')}]`;
 }
 
+/** The rows of one page: `limit` rows from `offset`. */
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+/** The slice of a one-based page. */
+export function pageSlice(page: number, perPage: number): Slice {
+  return { limit: perPage, offset: pageOffset(page, perPage) };
+}
+
 /** Offset of a one-based page. */
 export function pageOffset(page: number, perPage: number): number {
   return (page - 1) * perPage;
