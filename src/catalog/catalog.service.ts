@@ -6,7 +6,7 @@ import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
-import { type SearchQuery, searchQuery } from './search/search-text';
+import type { SearchQuery } from './search/search-text';
 import type { Cached, VersionedCache } from './versioned-cache';
 import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
@@ -35,7 +35,7 @@ export class CatalogService {
    * may refuse it instead). A cached answer costs the search database nothing, so it is not admitted.
    */
   async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
-    const text = searchQuery(query.q);
+    const text = query.search;
     const key = searchCacheKey(text.key, query);
     const hit = await this.cached(this.caches.searches, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
