@@ -176,5 +176,15 @@ describe('a team module started with AppModule.forRoot(config, { modules }): GET
     );
     expect(document.paths['/v1/genres'].head).toBeDefined();
     expect(document.components.schemas.GenreCount).toBeDefined();
+    // Its tag is declared for it (no line in openapi-document.ts), after the service's own.
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
+      'catalog',
+      'usage',
+      'health',
+      'genres',
+    ]);
+    expect(document.tags[3].description).toBe(
+      'Genres of the catalog and their title counts (API key required)',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { Conditional, type ConditionalReply } from '../../src/common/conditional/conditional-reply';
 import { RequestId } from '../../src/common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../../src/common/validation/validated-query.decorator';
@@ -9,6 +9,7 @@ import {
   ApiRequestIdHeader,
   METERED_ROUTE_ERRORS,
 } from '../../src/openapi/api-responses.decorator';
+import { ApiTag } from '../../src/openapi/api-tag.decorator';
 import { BEARER_SCHEME } from '../../src/openapi/openapi-document';
 import { GenreCountsDto } from './genre-count.dto';
 import { GenreCountRepository } from './genre-count.repository';
@@ -20,7 +21,7 @@ import { GenresQueryDto } from './genres-query.dto';
  * filter writes its errors, and the middleware gives it request ids, the access log and metrics.
  */
 @Controller('v1')
-@ApiTags('genres')
+@ApiTag('genres', 'Genres of the catalog and their title counts (API key required)')
 @ApiBearerAuth(BEARER_SCHEME)
 @ApiRequestIdHeader()
 @ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
