@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { RequestMetaDto } from '../openapi/envelope.dto';
+import { ItemEnvelopeDto } from '../openapi/envelope.dto';
 import type { KeyUsage, WindowUsage } from './usage.service';
 
 @ApiSchema({ name: 'WindowUsage' })
@@ -42,10 +42,4 @@ export class KeyUsageDto implements KeyUsage {
 }
 
 @ApiSchema({ name: 'UsageResponse' })
-export class UsageResponseDto {
-  @ApiProperty({ type: KeyUsageDto, isArray: true, minItems: 1, maxItems: 1 })
-  data!: [KeyUsageDto];
-
-  @ApiProperty({ type: RequestMetaDto })
-  meta!: RequestMetaDto;
-}
+export class UsageResponseDto extends ItemEnvelopeDto(KeyUsageDto) {}
