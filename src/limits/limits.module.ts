@@ -1,57 +1,63 @@
 import { type ExecutionContext, Module } from '@nestjs/common';
-import { type ThrottlerModuleOptions, ThrottlerModule } from '@nestjs/throttler';
+import { type ThrottlerModuleOptions, type ThrottlerOptions, ThrottlerModule } from '@nestjs/throttler';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { LIMITS, type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
 import { RouteMetadataModule } from '../common/routing/route-metadata';
-import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
+import { authenticatedKey } from '../auth/authenticated-request';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import type { AllowanceStore } from './allowance-store';
 import { AllowanceStorage } from './allowance.storage';
 import { FailoverAllowanceStore } from './failover-allowance.store';
+import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
-import { type LimitName, MINUTE_TTL_MS, counterKey, limitOf, monthTtlMs } from './limits-policy';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
 import { UnchargedRefusalInterceptor } from './uncharged-refusal.interceptor';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
-/** The shared counters: minute in PostgreSQL (UNLOGGED) or Redis, month in durable PostgreSQL. */
+/** A limit's shared counter: its PostgreSQL table, with Redis in front when the row allows it and REDIS_URL is set. */
+function counterStore(row: LimitRow, config: AppConfig, db: Database): AllowanceStore {
+  const table = new PostgresAllowanceStore(db, row.counters.table);
+  return row.counters.redis && config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, table) : table;
+}
+
+/** The limit table, and the shared counters of each of its rows. */
 @Module({
   providers: [
+    { provide: LIMIT_TABLE, useValue: LIMITS },
     {
       provide: AllowanceStorage,
-      inject: [APP_CONFIG, Database],
-      useFactory: (config: AppConfig, db: Database) => {
-        const minute = new PostgresAllowanceStore(db, 'rate_counters');
-        return new AllowanceStorage({
-          minute: config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, minute) : minute,
-          month: new PostgresAllowanceStore(db, 'quota_counters'),
-        });
-      },
+      inject: [APP_CONFIG, Database, LIMIT_TABLE],
+      useFactory: (config: AppConfig, db: Database, limits: LimitTable) =>
+        new AllowanceStorage(
+          Object.fromEntries(limits.map((row) => [row.name, counterStore(row, config, db)])),
+        ),
     },
   ],
-  exports: [AllowanceStorage],
+  exports: [LIMIT_TABLE, AllowanceStorage],
 })
 class AllowanceModule {}
 
-function keyOf(req: object): AuthenticatedKey {
+function keyOf(req: object): KeyPolicy {
   const key = authenticatedKey(req);
   if (!key) throw new Error('The limits ran before authentication');
   return key;
 }
 
-const limitFor = (name: LimitName) => (context: ExecutionContext) =>
-  limitOf(name, keyOf(context.switchToHttp().getRequest()));
-
-/**
- * Two named throttlers, limits resolved per request from the key: `minute` (the key's rpm, windows
- * of 60 s) and `month` (its quota, windows ending at the next UTC month). Listed in the contract's
- * order; the guard keeps it (a static ttl sorts before a function).
- */
-function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
+/** One named throttler per row: its window is the ttl, the key's limit for it the limit. */
+function throttlerOf(row: LimitRow): ThrottlerOptions {
   return {
-    throttlers: [
-      { name: 'minute', ttl: MINUTE_TTL_MS, limit: limitFor('minute') },
-      { name: 'month', ttl: () => monthTtlMs(Date.now()), limit: limitFor('month') },
-    ],
+    name: row.name,
+    ttl: () => row.window.ttlMs(Date.now()),
+    limit: (context: ExecutionContext) => row.limit.of(keyOf(context.switchToHttp().getRequest())),
+  };
+}
+
+function throttlerOptions(storage: AllowanceStorage, limits: LimitTable): ThrottlerModuleOptions {
+  return {
+    // In the table's order; LimitsGuard checks them in that order (the contract's).
+    throttlers: limits.map(throttlerOf),
     storage,
     // The contract's headers are not the throttler's: LimitsGuard writes them.
     setHeaders: false,
@@ -67,7 +73,7 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
     RouteMetadataModule,
     ThrottlerModule.forRootAsync({
       imports: [AllowanceModule],
-      inject: [AllowanceStorage],
+      inject: [AllowanceStorage, LIMIT_TABLE],
       useFactory: throttlerOptions,
     }),
   ],
