@@ -2,7 +2,7 @@ import { type ExecutionContext, Module } from '@nestjs/common';
 import { type ThrottlerModuleOptions, type ThrottlerOptions, ThrottlerModule } from '@nestjs/throttler';
 import type { KeyPolicy } from '../common/access/key-policy';
 import { LIMITS, type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
-import { RouteMetadataModule } from '../common/routing/route-metadata';
+import { RouteMetadata, RouteMetadataModule } from '../common/routing/route-metadata';
 import { authenticatedKey } from '../auth/authenticated-request';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -12,6 +12,7 @@ import { FailoverAllowanceStore } from './failover-allowance.store';
 import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
+import { isQuotaFreeRoute } from './quota-free.decorator';
 import { UnchargedRefusalInterceptor } from './uncharged-refusal.interceptor';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
@@ -45,19 +46,27 @@ function keyOf(req: object): KeyPolicy {
   return key;
 }
 
-/** One named throttler per row: its window is the ttl, the key's limit for it the limit. */
-function throttlerOf(row: LimitRow): ThrottlerOptions {
+/**
+ * One named throttler per row: the window is its ttl, the key's limit for it its limit; a quota
+ * skips the routes marked `@QuotaFree()`.
+ */
+function throttlerOf(row: LimitRow, routes: RouteMetadata): ThrottlerOptions {
   return {
     name: row.name,
     ttl: () => row.window.ttlMs(Date.now()),
     limit: (context: ExecutionContext) => row.limit.of(keyOf(context.switchToHttp().getRequest())),
+    ...(row.quota ? { skipIf: (context: ExecutionContext) => isQuotaFreeRoute(routes, context) } : {}),
   };
 }
 
-function throttlerOptions(storage: AllowanceStorage, limits: LimitTable): ThrottlerModuleOptions {
+function throttlerOptions(
+  storage: AllowanceStorage,
+  limits: LimitTable,
+  routes: RouteMetadata,
+): ThrottlerModuleOptions {
   return {
     // In the table's order; LimitsGuard checks them in that order (the contract's).
-    throttlers: limits.map(throttlerOf),
+    throttlers: limits.map((row) => throttlerOf(row, routes)),
     storage,
     // The contract's headers are not the throttler's: LimitsGuard writes them.
     setHeaders: false,
@@ -72,8 +81,8 @@ function throttlerOptions(storage: AllowanceStorage, limits: LimitTable): Thrott
     AllowanceModule,
     RouteMetadataModule,
     ThrottlerModule.forRootAsync({
-      imports: [AllowanceModule],
-      inject: [AllowanceStorage, LIMIT_TABLE],
+      imports: [AllowanceModule, RouteMetadataModule],
+      inject: [AllowanceStorage, LIMIT_TABLE, RouteMetadata],
       useFactory: throttlerOptions,
     }),
   ],

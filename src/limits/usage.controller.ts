@@ -1,6 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
 import { CurrentKey } from '../auth/current-key.decorator';
 import type { KeyPolicy } from '../common/access/key-policy';
 import { LIMITS } from '../common/access/limit-table';
@@ -14,13 +13,14 @@ import {
   METERED_ROUTE_ERRORS,
 } from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
+import { QuotaFree } from './quota-free.decorator';
 import { UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
 
-const QUOTAS = LIMITS.filter((row) => row.quota);
-
 /** Every metered error but the quotas': usage is answered even when a quota is exhausted. */
-const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter((code) => !QUOTAS.some((row) => row.refusal === code));
+const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter(
+  (code) => !LIMITS.some((row) => row.quota && row.refusal === code),
+);
 
 @Controller('v1')
 @ApiTags('usage')
@@ -34,7 +34,7 @@ export class UsageController {
    * flooded), but not in the month, and answered even when the quota is exhausted.
    */
   @Get('usage')
-  @SkipThrottle(Object.fromEntries(QUOTAS.map((row) => [row.name, true])))
+  @QuotaFree()
   @ApiOperation({
     summary:
       "The key's limits and standing; counted in the minute but not in the month, and answered at an exhausted quota",
