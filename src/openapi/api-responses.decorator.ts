@@ -26,7 +26,10 @@ export type RouteAccess = 'public' | 'metered';
 const REQUEST_ID_SCHEMA = { type: 'string', pattern: ACCEPTED_REQUEST_ID.source } as const;
 
 const RATE_LIMIT_FIELD_PATTERNS = rateLimitFieldPatterns(LIMITS);
-const LIMIT_NAMES = LIMITS.map((limit) => `"${limit.name}"`).join(' and ');
+/** `"minute" and "month"`: the limits, named in the table's order. */
+const LIMIT_NAMES = LIMITS.map((limit) => `"${limit.name}"`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' and $1');
 
 const HEADERS = {
   requestId: {
