@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { CatalogReadDatabase } from '../database/catalog-read-database';
 import { titleSelectSql } from './title-columns';
 import type { TitleRow } from './title.serializer';
 
@@ -18,7 +18,7 @@ export interface Slice {
 /** Read queries over the live catalog, as raw SQL the planner serves from indexes. */
 @Injectable()
 export class TitleRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CatalogReadDatabase) {}
 
   /**
    * One title (or null) and the version of the catalog it was read from, in one statement, so both

@@ -25,7 +25,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   private readonly pool: Pool;
   readonly concurrency: number;
 
-  constructor(url: string, size = DEFAULT_POOL_SIZES.search) {
+  constructor(url: string, size = DEFAULT_POOL_SIZES.search, applicationName = 'catalog-api-search') {
     super();
     this.concurrency = size;
     // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
@@ -35,7 +35,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
         ...POSTGRES_POOL,
         max: size,
         connectionString: url,
-        application_name: 'catalog-api-search',
+        application_name: applicationName,
       }),
     );
   }
@@ -50,7 +50,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.end();
+    if (!this.pool.ended) await this.pool.end();
   }
 }
 

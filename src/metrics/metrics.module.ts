@@ -14,6 +14,7 @@ import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics'
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
+import { ReadTargetMetrics } from './read-target.metrics';
 
 /**
  * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
@@ -43,6 +44,7 @@ export class MetricsModule implements NestModule {
         CatalogMetrics,
         CacheMetrics,
         SearchPoolMetrics,
+        ReadTargetMetrics,
         MetricsServer,
       ],
     };
