@@ -85,6 +85,7 @@ export function replicaServer(
     close: async () => {
       await Promise.all([pool.end(), search.onApplicationShutdown()]);
     },
+    poolCounts: () => ({ total: pool.totalCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -13,6 +13,8 @@ export interface ReadServer {
   readonly search: SqlExecutor;
   /** Ends its pools (a replica's; the primary's belong to the DatabaseModule). */
   close(): Promise<void>;
+  /** A replica's catalog pool (titles, lists, state), for /metrics; the primary's is `db_pool_*`. */
+  poolCounts?(): { total: number; waiting: number };
 }
 
 /** What a check found of a replica, for the choice of server and for metrics. */

@@ -43,5 +43,31 @@ export class ReadTargetMetrics {
         }
       },
     });
+    const replicaPool = (
+      name: string,
+      help: string,
+      read: (counts: { total: number; waiting: number }) => number,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['target'],
+        registers: [registry],
+        collect() {
+          for (const replica of router.replicas) {
+            if (replica.poolCounts) this.set({ target: replica.name }, read(replica.poolCounts()));
+          }
+        },
+      });
+    replicaPool(
+      'db_read_target_pool_connections',
+      "Open connections in a read replica's catalog pool (titles, lists, state; DATABASE_POOL_SIZE)",
+      (counts) => counts.total,
+    );
+    replicaPool(
+      'db_read_target_pool_waiting_requests',
+      "Catalog reads waiting for a connection of a read replica's pool",
+      (counts) => counts.waiting,
+    );
   }
 }
