@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { SqlExecutor } from './database';
-import { queryWithDeadline } from './deadline-query';
+import { REQUEST_DEADLINE, type RequestDeadline, queryWithDeadline } from './deadline-query';
 import type { ReadRouter, ReadServer } from './read-router';
 import { hardenPool } from './resilient-client';
 import { PostgresSearchDatabase, SearchDatabase } from './search-database';
@@ -61,9 +61,19 @@ export class RoutedSearchDatabase extends SearchDatabase {
 }
 
 /**
+ * A replica's reads wait at most this long for a lock. A hot standby replaying an ingest's table swap
+ * holds its exclusive lock until it replays the commit, and readers queue behind it; such a read is
+ * cancelled (SQLSTATE 55P03) and sent to the primary instead (`replicaFailure`: a conflict).
+ */
+export const REPLICA_LOCK_TIMEOUT_MS = 200;
+
+const REPLICA_DEADLINE: RequestDeadline = { ...REQUEST_DEADLINE, lockTimeoutMs: REPLICA_LOCK_TIMEOUT_MS };
+
+/**
  * A read replica's pools, sized like the primary's (DATABASE_POOL_SIZE for titles, lists and the
  * state, DATABASE_SEARCH_POOL_SIZE for searches), opened on first use; statements as on the primary
- * (unnamed, under the request deadline), so a pooler may stand in front of the replica too.
+ * (unnamed, under the request deadline, and `REPLICA_LOCK_TIMEOUT_MS`), so a pooler may stand in front
+ * of the replica too.
  */
 export function replicaServer(
   url: string,
@@ -77,10 +87,15 @@ export function replicaServer(
       application_name: 'catalog-api-read',
     }),
   );
-  const search = new PostgresSearchDatabase(url, sizes.searchPoolSize, 'catalog-api-read-search');
+  const search = new PostgresSearchDatabase(
+    url,
+    sizes.searchPoolSize,
+    'catalog-api-read-search',
+    REPLICA_DEADLINE,
+  );
   return {
     name: serverName(url),
-    catalog: { query: (sql, params = []) => queryWithDeadline(pool, sql, params) },
+    catalog: { query: (sql, params = []) => queryWithDeadline(pool, sql, params, REPLICA_DEADLINE) },
     search,
     close: async () => {
       await Promise.all([pool.end(), search.onApplicationShutdown()]);

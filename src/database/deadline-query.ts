@@ -23,20 +23,22 @@ interface ProtocolConnection {
 export class DeadlineQuery extends Query {
   readonly query_timeout: number;
   private preambleDone = false;
-  private readonly statementTimeoutMs: number;
+  private readonly preamble: string;
 
   constructor(text: string, values: readonly unknown[], deadline: RequestDeadline) {
     // queryMode 'extended' makes pg prepare (Parse/Bind/Execute) even a statement without values.
     // No callback: pool.query and client.query attach theirs (the pool releases its client in it).
     super({ text, values: values as unknown[], queryMode: 'extended' } as never);
-    this.statementTimeoutMs = deadline.statementTimeoutMs;
+    const settings = [`set_config('statement_timeout', '${deadline.statementTimeoutMs}', true)`];
+    if (deadline.lockTimeoutMs !== undefined) {
+      settings.push(`set_config('lock_timeout', '${deadline.lockTimeoutMs}', true)`);
+    }
+    this.preamble = `SELECT FROM ${settings.join(', ')}`;
     this.query_timeout = deadline.queryTimeoutMs;
   }
 
   prepare(connection: ProtocolConnection): void {
-    connection.parse({
-      text: `SELECT FROM set_config('statement_timeout', '${this.statementTimeoutMs}', true)`,
-    });
+    connection.parse({ text: this.preamble });
     connection.bind({});
     connection.execute({});
     (Query.prototype as unknown as { prepare(c: ProtocolConnection): void }).prepare.call(this, connection);
@@ -64,6 +66,8 @@ interface Handlers {
 export interface RequestDeadline {
   statementTimeoutMs: number;
   queryTimeoutMs: number;
+  /** How long the statement may wait for a lock before the server cancels it (SQLSTATE 55P03). */
+  lockTimeoutMs?: number;
 }
 
 export const REQUEST_DEADLINE: RequestDeadline = {

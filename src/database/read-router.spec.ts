@@ -114,8 +114,20 @@ describe('ReadRouter', () => {
       Promise.reject(
         Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' }),
       );
+    const generation = router.generation;
     expect(await router.query('catalog', 'SELECT titles')).toEqual([{ from: 'primary' }]);
     replicas[0].answer = answer;
+    expect(router.current).toBe(replicas[0]);
+    // The answer came from elsewhere: a reading of the replica's version no longer vouches for it.
+    expect(router.generation).toBe(generation + 1);
+  });
+
+  it('sends a read that waited too long for a lock (a standby replaying a table swap) to the primary', async () => {
+    const { router, replicas } = fleet(1);
+    await router.check();
+    replicas[0].answer = async () =>
+      Promise.reject(Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }));
+    expect(await router.query('search', 'SELECT search')).toEqual([{ from: 'primary' }]);
     expect(router.current).toBe(replicas[0]);
   });
 
@@ -179,6 +191,7 @@ describe('replicaFailure', () => {
     [new Error('Query read timeout'), 'unreachable'],
     [{ code: '40001', message: 'canceling statement due to conflict with recovery' }, 'conflict'],
     [{ code: '40001', message: 'could not serialize access' }, null],
+    [{ code: '55P03', message: 'canceling statement due to lock timeout' }, 'conflict'],
     [{ code: '57014', message: 'canceling statement due to statement timeout' }, null],
     [{ code: '42P01', message: 'relation "titles" does not exist' }, null],
   ])('%j is %s', (error, kind) => {

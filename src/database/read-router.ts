@@ -108,6 +108,9 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
       if (failure === null) throw error;
       if (failure === 'unreachable') this.leaveOut(server, `unreachable: ${messageOf(error)}`);
       const next = this.serving !== server ? this.serving : this.primary;
+      // A read answered by a server other than the one serving counts as reads having moved: a
+      // search whose other statements ran on the replica must not take its version for the answer.
+      if (next !== this.serving) this.generationNumber++;
       return next[role].query<Row>(sql, params);
     }
   }
@@ -208,7 +211,8 @@ const UNREACHABLE_MESSAGE =
 /**
  * Why a read failed on a replica, when another server may answer it: the replica could not be
  * reached ('unreachable': it is left out), or it cancelled the read to replay WAL ('conflict':
- * a hot standby's recovery conflict, SQLSTATE 40001 or 40P01). Null for anything else (a bad
+ * a hot standby's recovery conflict, SQLSTATE 40001 or 40P01, or a read that waited longer than
+ * `REPLICA_LOCK_TIMEOUT_MS` behind the lock of a table the standby replays, 55P03). Null for anything else (a bad
  * statement, a statement timeout): the primary would fail the same way.
  */
 export function replicaFailure(error: unknown): 'unreachable' | 'conflict' | null {
@@ -218,6 +222,7 @@ export function replicaFailure(error: unknown): 'unreachable' | 'conflict' | nul
       return 'unreachable';
     }
     if ((code === '40001' || code === '40P01') && /recovery/i.test(String(message))) return 'conflict';
+    if (code === '55P03') return 'conflict';
   }
   return typeof message === 'string' && UNREACHABLE_MESSAGE.test(message) ? 'unreachable' : null;
 }

@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { queryWithDeadline } from './deadline-query';
+import { REQUEST_DEADLINE, type RequestDeadline, queryWithDeadline } from './deadline-query';
 import { hardenPool } from './resilient-client';
 import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { Database, SqlExecutor } from './database';
@@ -25,7 +25,12 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   private readonly pool: Pool;
   readonly concurrency: number;
 
-  constructor(url: string, size = DEFAULT_POOL_SIZES.search, applicationName = 'catalog-api-search') {
+  constructor(
+    url: string,
+    size = DEFAULT_POOL_SIZES.search,
+    applicationName = 'catalog-api-search',
+    private readonly deadline: RequestDeadline = REQUEST_DEADLINE,
+  ) {
     super();
     this.concurrency = size;
     // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
@@ -41,7 +46,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return queryWithDeadline<Row>(this.pool, sql, params);
+    return queryWithDeadline<Row>(this.pool, sql, params, this.deadline);
   }
 
   /** The pool's counts, for /metrics: open, idle, and searches waiting for a connection. */
