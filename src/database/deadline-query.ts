@@ -15,8 +15,9 @@ interface ProtocolConnection {
 /**
  * One statement with its own server-side deadline, valid on any server connection a transaction
  * pooler hands out: ahead of the statement's unnamed Parse/Bind/Execute, in the same write and before
- * the one Sync, it sends `set_config('statement_timeout', …, true)`. All messages up to a Sync form one
- * implicit transaction, so the setting applies to this statement only and ends with it: no session
+ * the one Sync, it sends `set_config('statement_timeout', …, true)` (and `lock_timeout`'s, when the
+ * deadline has one). All messages up to a Sync form one implicit transaction, so the settings apply
+ * to this statement only and end with it: no session
  * state, no named statement, one round trip. The preamble's row and completion are not part of the
  * result. Given to `pool.query`/`client.query` as a pg Submittable; `query_timeout` is the client side.
  */
@@ -29,11 +30,10 @@ export class DeadlineQuery extends Query {
     // queryMode 'extended' makes pg prepare (Parse/Bind/Execute) even a statement without values.
     // No callback: pool.query and client.query attach theirs (the pool releases its client in it).
     super({ text, values: values as unknown[], queryMode: 'extended' } as never);
-    const settings = [`set_config('statement_timeout', '${deadline.statementTimeoutMs}', true)`];
+    this.preamble = `SELECT FROM set_config('statement_timeout', '${deadline.statementTimeoutMs}', true)`;
     if (deadline.lockTimeoutMs !== undefined) {
-      settings.push(`set_config('lock_timeout', '${deadline.lockTimeoutMs}', true)`);
+      this.preamble += ` statement, set_config('lock_timeout', '${deadline.lockTimeoutMs}', true) lock`;
     }
-    this.preamble = `SELECT FROM ${settings.join(', ')}`;
     this.query_timeout = deadline.queryTimeoutMs;
   }
 

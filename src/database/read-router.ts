@@ -33,6 +33,7 @@ export const REPLICA_CHECK_TIMEOUT_MS = 2_000;
 /** A replica further behind the primary than this is left out until it catches up. */
 export const MAX_REPLICA_LAG_MS = 1_000;
 
+const NOT_CHECKED = 'not checked yet';
 const PRIMARY_WAL_SQL = 'SELECT pg_current_wal_lsn()::text AS lsn';
 const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
 
@@ -69,7 +70,7 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
   ) {
     this.serving = primary;
     this.statuses = new Map(
-      replicas.map((replica) => [replica, { inRotation: false, reason: 'not checked yet', lagMs: null }]),
+      replicas.map((replica) => [replica, { inRotation: false, reason: NOT_CHECKED, lagMs: null }]),
     );
   }
 
@@ -167,7 +168,7 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
   private judge(replica: ReadServer, reason: string | null, lagMs: number | null): void {
     const status = this.statuses.get(replica)!;
     const inRotation = reason === null;
-    if (inRotation !== status.inRotation) {
+    if (inRotation !== status.inRotation || status.reason === NOT_CHECKED) {
       if (inRotation) this.logger.log(`Read replica ${replica.name} is in rotation`);
       else this.logger.warn(`Read replica ${replica.name} is left out: ${reason}`);
     }
