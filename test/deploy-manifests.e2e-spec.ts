@@ -88,6 +88,16 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('reads DATABASE_READ_URL from the Secret when its key is there, and runs without it', () => {
+    const env = container.env!.find((variable) => variable.name === 'DATABASE_READ_URL')!;
+    expect(env.valueFrom!.secretKeyRef).toEqual({
+      name: 'catalog-api',
+      key: 'database-read-url',
+      optional: true,
+    });
+    expect(deployment.metadata!.annotations).toHaveProperty(['catalog-api/read-replicas']);
+  });
+
   it('exposes and annotates the metrics port 9464 as `metrics`', () => {
     expect(container.ports).toContainEqual(expect.objectContaining({ name: 'metrics', containerPort: 9464 }));
     expect(container.env).toContainEqual({ name: 'METRICS_PORT', value: '9464' });

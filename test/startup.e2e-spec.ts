@@ -104,6 +104,21 @@ describe('start-up failures', () => {
     ],
     ['bad configuration', () => ({ PORT: 'eighty' }), 'PORT', /PORT must be an integer/],
     [
+      'a DATABASE_READ_URL that is not a list of PostgreSQL URLs',
+      () => ({
+        DATABASE_URL: refused,
+        DATABASE_READ_URL: 'postgres://catalog@replica:5432/catalog,mysql://x',
+      }),
+      'DATABASE_READ_URL',
+      /must be one or more postgres:\/\/ or postgresql:\/\/ URLs/,
+    ],
+    [
+      'DATABASE_READ_URL with the embedded database',
+      () => ({ DATABASE_READ_URL: 'postgres://catalog@replica:5432/catalog' }),
+      'DATABASE_READ_URL',
+      /needs DATABASE_URL/,
+    ],
+    [
       'the container without DATABASE_URL',
       () => ({ CATALOG_API_REQUIRE_DATABASE_URL: '1' }),
       'DATABASE_URL',

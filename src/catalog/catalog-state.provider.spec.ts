@@ -41,6 +41,25 @@ describe('CatalogStateProvider', () => {
     expect(provider.last()?.state.catalogVersion).toBe('v2');
   });
 
+  it('offers no last() reading once reads moved to another server, until one from that server arrives', async () => {
+    const { repository, pending } = controlledRepository();
+    const reads = repository as unknown as { readGeneration: number };
+    reads.readGeneration = 1;
+    const provider = new CatalogStateProvider(repository);
+    const first = provider.fresh();
+    pending[0].resolve(row('v1'));
+    await first;
+    expect(provider.last()?.state.catalogVersion).toBe('v1');
+
+    reads.readGeneration = 2;
+    expect(provider.last()).toBeNull();
+    expect((await provider.current()).state.catalogVersion).toBe('v1');
+    const next = provider.fresh();
+    pending[1].resolve(row('v0'));
+    await next;
+    expect(provider.last()?.state.catalogVersion).toBe('v0');
+  });
+
   it('fails its readers when the query fails, and keeps the last good reading', async () => {
     const { repository, pending } = controlledRepository();
     const provider = new CatalogStateProvider(repository);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { CatalogReadDatabase } from '../database/catalog-read-database';
 
 /** What /health reports about the live catalog. */
 export interface CatalogState {
@@ -13,10 +13,18 @@ const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "t
   ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"
   FROM catalog_state WHERE id = 1`;
 
-/** The one read of the live catalog's state row (raw SQL: it runs on hot paths). */
+/**
+ * The one read of the live catalog's state row (raw SQL: it runs on hot paths), on the server that
+ * serves the catalog's reads (a read replica with DATABASE_READ_URL).
+ */
 @Injectable()
 export class CatalogStateRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CatalogReadDatabase) {}
+
+  /** Which server a read sent now goes to (changes when reads move; see `CatalogReadDatabase`). */
+  get readGeneration(): number {
+    return this.db.generation;
+  }
 
   async current(): Promise<CatalogState> {
     const rows = await this.db.query<CatalogState>(STATE_SQL);

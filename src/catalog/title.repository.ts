@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Slice } from '../common/envelope';
-import { Database } from '../database/database';
+import { CatalogReadDatabase } from '../database/catalog-read-database';
 import { type TitleRow, titleSelectSql } from './title-columns';
 
 export type TypeFamily = 'movies' | 'series';
@@ -13,7 +13,7 @@ const TITLE_BY_IMDB_ID_SQL = `SELECT state.catalog_version, ${titleSelectSql('t'
 /** Read queries over the live catalog, as raw SQL the planner serves from indexes. */
 @Injectable()
 export class TitleRepository {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: CatalogReadDatabase) {}
 
   /**
    * One title (or null) and the version of the catalog it was read from, in one statement, so both

@@ -114,7 +114,31 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads DATABASE_READ_URL as a comma-separated list of replica URLs', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u@db:5432/catalog',
+      DATABASE_READ_URL: 'postgres://u@replica-a:5432/catalog, postgresql://u@replica-b:5432/catalog',
+    });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db:5432/catalog',
+      readUrls: ['postgres://u@replica-a:5432/catalog', 'postgresql://u@replica-b:5432/catalog'],
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@db/c', DATABASE_READ_URL: '' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@db/c',
+    });
+  });
+
+  it('refuses DATABASE_READ_URL without DATABASE_URL: the embedded database has no replicas', () => {
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@replica:5432/catalog' })).toThrow(
+      /^Invalid configuration: DATABASE_READ_URL needs DATABASE_URL /,
+    );
+  });
+
   it.each([
+    [{ DATABASE_URL: 'postgres://u@db/c', DATABASE_READ_URL: 'mysql://x' }, 'DATABASE_READ_URL'],
+    [{ DATABASE_URL: 'postgres://u@db/c', DATABASE_READ_URL: 'postgres://u@a/c,,' }, 'DATABASE_READ_URL'],
     [{ PORT: 'eighty' }, 'PORT'],
     [{ DATABASE_DIRECT_URL: 'mysql://x' }, 'DATABASE_DIRECT_URL'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],

@@ -20,10 +20,18 @@ import {
  * `directUrl` (DATABASE_DIRECT_URL) reaches PostgreSQL itself, not through a transaction pooler:
  * the catalog load's session uses it when set (it needs one server connection throughout).
  * `poolSize` and `searchPoolSize` (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE) bound the pools;
- * unset, `DEFAULT_POOL_SIZES`.
+ * unset, `DEFAULT_POOL_SIZES`. `readUrls` (DATABASE_READ_URL) are streaming replicas that serve the
+ * catalog reads (see `ReadRouter`); unset or empty, the primary serves them.
  */
 export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; directUrl?: string; poolSize?: number; searchPoolSize?: number }
+  | {
+      kind: 'postgres';
+      url: string;
+      directUrl?: string;
+      poolSize?: number;
+      searchPoolSize?: number;
+      readUrls?: string[];
+    }
   | { kind: 'embedded'; dataDir: string };
 
 export interface AppConfig {
@@ -84,6 +92,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
+
+/** DATABASE_READ_URL's entries: comma-separated, blanks around them ignored. */
+function readUrlList(value: string): string[] {
+  return value.split(',').map((entry) => entry.trim());
+}
 
 /** Express's names for address ranges, accepted in a TRUST_PROXY list. */
 const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -148,15 +163,31 @@ class EnvironmentVariables {
 
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  @Matches(POSTGRES_URL, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
   @IsOptional()
   @Transform(emptyToUndefined)
-  @Matches(/^postgres(ql)?:\/\/\S+$/, {
+  @Matches(POSTGRES_URL, {
     message: 'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL',
   })
   DATABASE_DIRECT_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @ValidateBy(
+    {
+      name: 'readUrls',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'string' && readUrlList(value).every((url) => POSTGRES_URL.test(url)),
+      },
+    },
+    {
+      message: 'DATABASE_READ_URL must be one or more postgres:// or postgresql:// URLs, separated by commas',
+    },
+  )
+  DATABASE_READ_URL?: string;
 
   @IsOptional()
   @Transform(emptyToUndefined)
@@ -239,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'Invalid configuration: DATABASE_URL must be set (CATALOG_API_REQUIRE_DATABASE_URL=1: this image does not run the embedded database)',
     );
   }
+  if (vars.DATABASE_READ_URL && !vars.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid configuration: DATABASE_READ_URL needs DATABASE_URL (read replicas follow a PostgreSQL primary; the embedded database has none)',
+    );
+  }
   return {
     port: vars.PORT ?? 3000,
     host: vars.HOST ?? '0.0.0.0',
@@ -250,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           directUrl: vars.DATABASE_DIRECT_URL,
           poolSize: vars.DATABASE_POOL_SIZE,
           searchPoolSize: vars.DATABASE_SEARCH_POOL_SIZE,
+          readUrls: vars.DATABASE_READ_URL ? readUrlList(vars.DATABASE_READ_URL) : undefined,
         }
       : { kind: 'embedded', dataDir: vars.DATA_DIR ?? './.data' },
     logLevel: vars.LOG_LEVEL ?? 'info',

@@ -11,9 +11,19 @@ import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
 import { releaseEmbeddedDatabaseLocks } from './embedded-lock';
 import { EmbeddedSearchDatabase, PostgresSearchDatabase, SearchDatabase } from './search-database';
 import { runPendingMigrations } from './migration-runner';
+import {
+  CatalogReadDatabase,
+  RoutedCatalogReads,
+  RoutedSearchDatabase,
+  replicaServer,
+} from './catalog-read-database';
+import { ReadRouter } from './read-router';
 
 /** The names of the migrations this process applied at start (empty when the schema was current). */
 export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
+
+/** The primary's search database; `SearchDatabase` is it, or the router's when there are replicas. */
+const PRIMARY_SEARCH_DATABASE = Symbol('PRIMARY_SEARCH_DATABASE');
 
 /** The pool of sessions (a catalog load) on DATABASE_DIRECT_URL: one server connection each. */
 function sessionPool(url: string): Pool {
@@ -47,15 +57,41 @@ function sessionPool(url: string): Pool {
       },
     },
     {
-      provide: SearchDatabase,
+      provide: PRIMARY_SEARCH_DATABASE,
       inject: [Database, APP_CONFIG],
       useFactory: (db: Database, config: AppConfig): SearchDatabase =>
         config.database.kind === 'postgres'
           ? new PostgresSearchDatabase(config.database.url, config.database.searchPoolSize)
           : new EmbeddedSearchDatabase(db),
     },
+    {
+      // Read replicas (DATABASE_READ_URL) are checked once before the first request.
+      provide: ReadRouter,
+      inject: [Database, PRIMARY_SEARCH_DATABASE, APP_CONFIG],
+      useFactory: async (db: Database, search: SearchDatabase, config: AppConfig): Promise<ReadRouter> => {
+        const { database } = config;
+        const urls = database.kind === 'postgres' ? (database.readUrls ?? []) : [];
+        const replicas = urls.map((url) => replicaServer(url, database.kind === 'postgres' ? database : {}));
+        const primary = { name: 'primary', catalog: db, search, close: async () => undefined };
+        const router = new ReadRouter(primary, replicas);
+        await router.check();
+        return router;
+      },
+    },
+    {
+      provide: CatalogReadDatabase,
+      inject: [ReadRouter],
+      useFactory: (router: ReadRouter): CatalogReadDatabase => new RoutedCatalogReads(router),
+    },
+    {
+      // Without replicas, exactly the primary's (its pool counts on /metrics as before).
+      provide: SearchDatabase,
+      inject: [ReadRouter, PRIMARY_SEARCH_DATABASE],
+      useFactory: (router: ReadRouter, primary: SearchDatabase): SearchDatabase =>
+        router.replicas.length === 0 ? primary : new RoutedSearchDatabase(router, primary),
+    },
   ],
-  exports: [Database, SearchDatabase, APPLIED_MIGRATIONS],
+  exports: [Database, SearchDatabase, CatalogReadDatabase, ReadRouter, APPLIED_MIGRATIONS],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}

@@ -15,28 +15,30 @@ interface ProtocolConnection {
 /**
  * One statement with its own server-side deadline, valid on any server connection a transaction
  * pooler hands out: ahead of the statement's unnamed Parse/Bind/Execute, in the same write and before
- * the one Sync, it sends `set_config('statement_timeout', …, true)`. All messages up to a Sync form one
- * implicit transaction, so the setting applies to this statement only and ends with it: no session
+ * the one Sync, it sends `set_config('statement_timeout', …, true)` (and `lock_timeout`'s, when the
+ * deadline has one). All messages up to a Sync form one implicit transaction, so the settings apply
+ * to this statement only and end with it: no session
  * state, no named statement, one round trip. The preamble's row and completion are not part of the
  * result. Given to `pool.query`/`client.query` as a pg Submittable; `query_timeout` is the client side.
  */
 export class DeadlineQuery extends Query {
   readonly query_timeout: number;
   private preambleDone = false;
-  private readonly statementTimeoutMs: number;
+  private readonly preamble: string;
 
   constructor(text: string, values: readonly unknown[], deadline: RequestDeadline) {
     // queryMode 'extended' makes pg prepare (Parse/Bind/Execute) even a statement without values.
     // No callback: pool.query and client.query attach theirs (the pool releases its client in it).
     super({ text, values: values as unknown[], queryMode: 'extended' } as never);
-    this.statementTimeoutMs = deadline.statementTimeoutMs;
+    this.preamble = `SELECT FROM set_config('statement_timeout', '${deadline.statementTimeoutMs}', true)`;
+    if (deadline.lockTimeoutMs !== undefined) {
+      this.preamble += ` statement, set_config('lock_timeout', '${deadline.lockTimeoutMs}', true) lock`;
+    }
     this.query_timeout = deadline.queryTimeoutMs;
   }
 
   prepare(connection: ProtocolConnection): void {
-    connection.parse({
-      text: `SELECT FROM set_config('statement_timeout', '${this.statementTimeoutMs}', true)`,
-    });
+    connection.parse({ text: this.preamble });
     connection.bind({});
     connection.execute({});
     (Query.prototype as unknown as { prepare(c: ProtocolConnection): void }).prepare.call(this, connection);
@@ -64,6 +66,8 @@ interface Handlers {
 export interface RequestDeadline {
   statementTimeoutMs: number;
   queryTimeoutMs: number;
+  /** How long the statement may wait for a lock before the server cancels it (SQLSTATE 55P03). */
+  lockTimeoutMs?: number;
 }
 
 export const REQUEST_DEADLINE: RequestDeadline = {

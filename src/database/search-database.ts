@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { Pool } from 'pg';
-import { queryWithDeadline } from './deadline-query';
+import { REQUEST_DEADLINE, type RequestDeadline, queryWithDeadline } from './deadline-query';
 import { hardenPool } from './resilient-client';
 import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { Database, SqlExecutor } from './database';
@@ -25,7 +25,12 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   private readonly pool: Pool;
   readonly concurrency: number;
 
-  constructor(url: string, size = DEFAULT_POOL_SIZES.search) {
+  constructor(
+    url: string,
+    size = DEFAULT_POOL_SIZES.search,
+    applicationName = 'catalog-api-search',
+    private readonly deadline: RequestDeadline = REQUEST_DEADLINE,
+  ) {
     super();
     this.concurrency = size;
     // Built from the shared options (resilient clients, deadlines, keep-alive) and hardened like
@@ -35,13 +40,13 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
         ...POSTGRES_POOL,
         max: size,
         connectionString: url,
-        application_name: 'catalog-api-search',
+        application_name: applicationName,
       }),
     );
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return queryWithDeadline<Row>(this.pool, sql, params);
+    return queryWithDeadline<Row>(this.pool, sql, params, this.deadline);
   }
 
   /** The pool's counts, for /metrics: open, idle, and searches waiting for a connection. */
@@ -50,7 +55,7 @@ export class PostgresSearchDatabase extends SearchDatabase implements OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.end();
+    if (!this.pool.ended) await this.pool.end();
   }
 }
 

@@ -4,6 +4,7 @@ import { Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { RoutedSearchDatabase } from '../database/catalog-read-database';
 import { PostgresSearchDatabase, SearchDatabase } from '../database/search-database';
 
 type SearchPoolCounts = ReturnType<PostgresSearchDatabase['poolCounts']>;
@@ -33,11 +34,18 @@ export class DatabasePoolMetrics {
   }
 }
 
-/** The search pool (`DATABASE_SEARCH_POOL_SIZE`), read at scrape time; PostgreSQL only. */
+/**
+ * The search pool (`DATABASE_SEARCH_POOL_SIZE`), read at scrape time; PostgreSQL only. With read
+ * replicas, every server's search pool of this process, summed.
+ */
 @Injectable()
 export class SearchPoolMetrics {
   constructor(registry: Registry, searchDatabase: SearchDatabase) {
-    if (!(searchDatabase instanceof PostgresSearchDatabase)) return;
+    if (!(
+      searchDatabase instanceof PostgresSearchDatabase || searchDatabase instanceof RoutedSearchDatabase
+    )) {
+      return;
+    }
     const gauge = (name: string, help: string, read: (counts: SearchPoolCounts) => number) =>
       new Gauge({
         name,

@@ -14,6 +14,7 @@ import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics'
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
+import { ReadTargetMetrics } from './read-target.metrics';
 import { SearchAdmissionMetrics } from './search-admission.metrics';
 
 /**
@@ -45,6 +46,7 @@ export class MetricsModule implements NestModule {
         CacheMetrics,
         SearchPoolMetrics,
         SearchAdmissionMetrics,
+        ReadTargetMetrics,
         MetricsServer,
       ],
     };

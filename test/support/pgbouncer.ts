@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
+import { chownToPostgres, runAsPostgres } from './postgres-user';
 import { sleep } from './timing';
 
 /**
@@ -20,7 +20,6 @@ export class PgBouncer {
   static async start(target: { host: string; port: number }, poolSize = 20): Promise<PgBouncer> {
     const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
     const port = await freePort();
-    const runAsPostgres = process.getuid?.() === 0;
     writeFileSync(join(dir, 'users.txt'), '"postgres" ""\n');
     writeFileSync(
       join(dir, 'pgbouncer.ini'),
@@ -41,16 +40,8 @@ export class PgBouncer {
         '',
       ].join('\n'),
     );
-    if (runAsPostgres) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-      for (const file of ['', 'users.txt', 'pgbouncer.ini']) chownSync(join(dir, file), uid, gid);
-    }
-    const command = ['pgbouncer', '-d', join(dir, 'pgbouncer.ini')];
-    execFileSync(
-      runAsPostgres ? 'runuser' : command[0],
-      runAsPostgres ? ['-u', 'postgres', '--', ...command] : command.slice(1),
-    );
+    chownToPostgres(...['', 'users.txt', 'pgbouncer.ini'].map((file) => join(dir, file)));
+    runAsPostgres(['pgbouncer', '-d', join(dir, 'pgbouncer.ini')]);
     const bouncer = new PgBouncer(port, dir);
     for (let attempt = 0; attempt < 100 && bouncer.pid() === null; attempt++) await sleep(50);
     if (bouncer.pid() === null) throw new Error(`pgbouncer did not start:\n${bouncer.log()}`);

@@ -1,0 +1,111 @@
+import { Pool } from 'pg';
+import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
+import type { SqlExecutor } from './database';
+import { REQUEST_DEADLINE, type RequestDeadline, queryWithDeadline } from './deadline-query';
+import type { ReadRouter, ReadServer } from './read-router';
+import { hardenPool } from './resilient-client';
+import { PostgresSearchDatabase, SearchDatabase } from './search-database';
+
+/**
+ * Where the catalog's reads go (titles, lists, the catalog state): the primary, or the read replica
+ * `ReadRouter` chose. Keys, limits, quota and the catalog load use `Database`, always the primary.
+ */
+export abstract class CatalogReadDatabase implements SqlExecutor {
+  /** Changes whenever reads move to another server: a reading taken under another one came from elsewhere. */
+  abstract readonly generation: number;
+  abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export class RoutedCatalogReads extends CatalogReadDatabase {
+  constructor(private readonly router: ReadRouter) {
+    super();
+  }
+
+  get generation(): number {
+    return this.router.generation;
+  }
+
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> {
+    return this.router.query<Row>('catalog', sql, params);
+  }
+}
+
+/** Searches on the server `ReadRouter` chose, each replica with a search pool of the same size. */
+export class RoutedSearchDatabase extends SearchDatabase {
+  readonly concurrency: number;
+
+  constructor(
+    private readonly router: ReadRouter,
+    primary: SearchDatabase,
+  ) {
+    super();
+    this.concurrency = primary.concurrency;
+  }
+
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> {
+    return this.router.query<Row>('search', sql, params);
+  }
+
+  /** The search pools' counts summed over the primary and every replica, for /metrics. */
+  poolCounts(): { total: number; idle: number; waiting: number } {
+    const sum = { total: 0, idle: 0, waiting: 0 };
+    for (const server of [this.router.primary, ...this.router.replicas]) {
+      if (!(server.search instanceof PostgresSearchDatabase)) continue;
+      const counts = server.search.poolCounts();
+      sum.total += counts.total;
+      sum.idle += counts.idle;
+      sum.waiting += counts.waiting;
+    }
+    return sum;
+  }
+}
+
+/**
+ * A replica's reads wait at most this long for a lock. A hot standby replaying an ingest's table swap
+ * holds its exclusive lock until it replays the commit, and readers queue behind it; such a read is
+ * cancelled (SQLSTATE 55P03) and sent to the primary instead (`replicaFailure`: a conflict).
+ */
+export const REPLICA_LOCK_TIMEOUT_MS = 200;
+
+const REPLICA_DEADLINE: RequestDeadline = { ...REQUEST_DEADLINE, lockTimeoutMs: REPLICA_LOCK_TIMEOUT_MS };
+
+/**
+ * A read replica's pools, sized like the primary's (DATABASE_POOL_SIZE for titles, lists and the
+ * state, DATABASE_SEARCH_POOL_SIZE for searches), opened on first use; statements as on the primary
+ * (unnamed, under the request deadline, and `REPLICA_LOCK_TIMEOUT_MS`), so a pooler may stand in front
+ * of the replica too.
+ */
+export function replicaServer(
+  url: string,
+  sizes: { poolSize?: number; searchPoolSize?: number },
+): ReadServer {
+  const pool = hardenPool(
+    new Pool({
+      ...POSTGRES_POOL,
+      max: sizes.poolSize ?? DEFAULT_POOL_SIZES.main,
+      connectionString: url,
+      application_name: 'catalog-api-read',
+    }),
+  );
+  const search = new PostgresSearchDatabase(
+    url,
+    sizes.searchPoolSize,
+    'catalog-api-read-search',
+    REPLICA_DEADLINE,
+  );
+  return {
+    name: serverName(url),
+    catalog: { query: (sql, params = []) => queryWithDeadline(pool, sql, params, REPLICA_DEADLINE) },
+    search,
+    close: async () => {
+      await Promise.all([pool.end(), search.onApplicationShutdown()]);
+    },
+    poolCounts: () => ({ total: pool.totalCount, waiting: pool.waitingCount }),
+  };
+}
+
+/** host:port of a URL (never its credentials), for logs and metrics. */
+export function serverName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}`;
+}

@@ -1,0 +1,241 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { SqlExecutor } from './database';
+import { PrimaryWalHistory, parseLsn } from './replication-lag';
+
+/** The two kinds of catalog read, each with its own pools: titles, lists and the state; searches. */
+export type ReadRole = 'catalog' | 'search';
+
+/** A server that can answer catalog reads: the primary, or a streaming replica (DATABASE_READ_URL). */
+export interface ReadServer {
+  /** How logs and metrics name it: `primary`, or a replica's host:port. */
+  readonly name: string;
+  readonly catalog: SqlExecutor;
+  readonly search: SqlExecutor;
+  /** Ends its pools (a replica's; the primary's belong to the DatabaseModule). */
+  close(): Promise<void>;
+  /** A replica's catalog pool (titles, lists, state), for /metrics; the primary's is `db_pool_*`. */
+  poolCounts?(): { total: number; waiting: number };
+}
+
+/** What a check found of a replica, for the choice of server and for metrics. */
+export interface ReplicaStatus {
+  inRotation: boolean;
+  /** Why it is left out (null while in rotation). */
+  reason: string | null;
+  /** How far behind the primary it replays, at least, in ms; null when unknown. */
+  lagMs: number | null;
+}
+
+/** How often each replica (and the primary's WAL position) is checked. */
+export const REPLICA_CHECK_MS = 1_000;
+/** A check that has not answered in this long finds the replica unreachable. */
+export const REPLICA_CHECK_TIMEOUT_MS = 2_000;
+/** A replica further behind the primary than this is left out until it catches up. */
+export const MAX_REPLICA_LAG_MS = 1_000;
+
+const NOT_CHECKED = 'not checked yet';
+const PRIMARY_WAL_SQL = 'SELECT pg_current_wal_lsn()::text AS lsn';
+const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
+
+/**
+ * Sends catalog reads to one server at a time: a read replica in rotation, else the primary (keys,
+ * limits, quota and the catalog load never come here: they use the primary's `Database`).
+ *
+ * One server at a time, so the catalog state (the version behind caches and ETags) and the data are
+ * read from the same server: a replica lagging behind another never serves its data under the
+ * other's version. Each process prefers one replica, chosen at random at start (a fleet spreads its
+ * reads over the replicas), and keeps to it while it is in rotation; otherwise the next one in
+ * rotation, otherwise the primary. `generation` changes whenever reads move to another server.
+ *
+ * A replica is left out when a check (every REPLICA_CHECK_MS) finds it unreachable, not a standby,
+ * or more than MAX_REPLICA_LAG_MS behind the primary (`PrimaryWalHistory`), and at once when a read
+ * on it fails for want of a connection: that read is sent again to the server now chosen, as is a
+ * read the replica cancelled for a conflict with recovery. It comes back when a check finds it
+ * reachable and caught up.
+ */
+export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('ReadReplicas');
+  private readonly history = new PrimaryWalHistory();
+  private readonly statuses: Map<ReadServer, ReplicaStatus>;
+  private serving: ReadServer;
+  private generationNumber = 0;
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly primary: ReadServer,
+    readonly replicas: readonly ReadServer[],
+    private readonly preferred = Math.floor(Math.random() * replicas.length),
+    private readonly now: () => number = Date.now,
+  ) {
+    this.serving = primary;
+    this.statuses = new Map(
+      replicas.map((replica) => [replica, { inRotation: false, reason: NOT_CHECKED, lagMs: null }]),
+    );
+  }
+
+  /** Changes each time reads move to another server. */
+  get generation(): number {
+    return this.generationNumber;
+  }
+
+  /** The server reads go to now. */
+  get current(): ReadServer {
+    return this.serving;
+  }
+
+  status(replica: ReadServer): ReplicaStatus {
+    return { ...this.statuses.get(replica)! };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.replicas.length === 0) return;
+    this.timer = setInterval(() => void this.check(), REPLICA_CHECK_MS).unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.replicas.map((replica) => replica.close().catch(() => undefined)));
+  }
+
+  /** One statement on the server reads go to now (see the class comment for failures). */
+  async query<Row>(role: ReadRole, sql: string, params?: readonly unknown[]): Promise<Row[]> {
+    const server = this.serving;
+    if (server === this.primary) return server[role].query<Row>(sql, params);
+    try {
+      return await server[role].query<Row>(sql, params);
+    } catch (error) {
+      const failure = replicaFailure(error);
+      if (failure === null) throw error;
+      if (failure === 'unreachable') this.leaveOut(server, `unreachable: ${messageOf(error)}`);
+      const next = this.serving !== server ? this.serving : this.primary;
+      // A read answered by a server other than the one serving counts as reads having moved: a
+      // search whose other statements ran on the replica must not take its version for the answer.
+      if (next !== this.serving) this.generationNumber++;
+      return next[role].query<Row>(sql, params);
+    }
+  }
+
+  /** Checks every replica once (joining a check under way); the start awaits the first. */
+  check(): Promise<void> {
+    if (this.replicas.length === 0) return Promise.resolve();
+    this.running ??= this.runCheck().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async runCheck(): Promise<void> {
+    try {
+      const [row] = await withTimeout(
+        this.primary.catalog.query<{ lsn: string }>(PRIMARY_WAL_SQL),
+        REPLICA_CHECK_TIMEOUT_MS,
+      );
+      this.history.record(parseLsn(row.lsn), this.now());
+    } catch {
+      // The primary is unreachable (requests fail on their limits anyway): replicas are judged on
+      // what they answer themselves, their lag on the positions already recorded.
+    }
+    await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
+    this.choose();
+  }
+
+  private async checkReplica(replica: ReadServer): Promise<void> {
+    const sentAt = this.now();
+    let row: { standby: boolean; lsn: string | null };
+    try {
+      [row] = await withTimeout(replica.catalog.query(REPLICA_SQL), REPLICA_CHECK_TIMEOUT_MS);
+    } catch (error) {
+      this.judge(replica, `unreachable: ${messageOf(error)}`, null);
+      return;
+    }
+    if (!row.standby) {
+      this.judge(replica, 'not a standby (pg_is_in_recovery() is false)', null);
+      return;
+    }
+    if (row.lsn === null) {
+      this.judge(replica, 'has replayed nothing yet', null);
+      return;
+    }
+    const lagMs = this.history.lagMs(parseLsn(row.lsn), sentAt);
+    const behind = lagMs > MAX_REPLICA_LAG_MS;
+    this.judge(replica, behind ? `over ${(lagMs / 1000).toFixed(1)} s behind the primary` : null, lagMs);
+  }
+
+  private leaveOut(replica: ReadServer, reason: string): void {
+    this.judge(replica, reason, null);
+    this.choose();
+  }
+
+  private judge(replica: ReadServer, reason: string | null, lagMs: number | null): void {
+    const status = this.statuses.get(replica)!;
+    const inRotation = reason === null;
+    if (inRotation !== status.inRotation || status.reason === NOT_CHECKED) {
+      if (inRotation) this.logger.log(`Read replica ${replica.name} is in rotation`);
+      else this.logger.warn(`Read replica ${replica.name} is left out: ${reason}`);
+    }
+    Object.assign(status, { inRotation, reason, lagMs });
+  }
+
+  /** The preferred replica when in rotation, else the next one in rotation, else the primary. */
+  private choose(): void {
+    const count = this.replicas.length;
+    let chosen = this.primary;
+    for (let i = 0; i < count; i++) {
+      const replica = this.replicas[(this.preferred + i) % count];
+      if (this.statuses.get(replica)!.inRotation) {
+        chosen = replica;
+        break;
+      }
+    }
+    if (chosen === this.serving) return;
+    this.serving = chosen;
+    this.generationNumber++;
+    this.logger.log(`Catalog reads now go to ${chosen === this.primary ? 'the primary' : chosen.name}`);
+  }
+}
+
+/** SQLSTATEs of a server that is going away or cannot take the connection. */
+const UNREACHABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNREACHABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+/** pg's own words for a connection that failed, timed out or died, and for its client-side deadline. */
+const UNREACHABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error/i;
+
+/**
+ * Why a read failed on a replica, when another server may answer it: the replica could not be
+ * reached ('unreachable': it is left out), or it cancelled the read to replay WAL ('conflict':
+ * a hot standby's recovery conflict, SQLSTATE 40001 or 40P01, or a read that waited longer than
+ * `REPLICA_LOCK_TIMEOUT_MS` behind the lock of a table the standby replays, 55P03). Null for anything else (a bad
+ * statement, a statement timeout): the primary would fail the same way.
+ */
+export function replicaFailure(error: unknown): 'unreachable' | 'conflict' | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || UNREACHABLE_STATES.has(code) || UNREACHABLE_ERRNOS.has(code)) {
+      return 'unreachable';
+    }
+    if ((code === '40001' || code === '40P01') && /recovery/i.test(String(message))) return 'conflict';
+    if (code === '55P03') return 'conflict';
+  }
+  return typeof message === 'string' && UNREACHABLE_MESSAGE.test(message) ? 'unreachable' : null;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
