@@ -44,10 +44,6 @@ export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShu
     this.adapterHost.httpAdapter?.getHttpServer()?.off('request', this.countRequest);
   }
 
-  get concurrencyLimit(): number {
-    return this.share.concurrencyLimit;
-  }
-
   get running(): number {
     return this.share.runningCount;
   }
