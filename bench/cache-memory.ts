@@ -8,7 +8,8 @@
 import { Client } from 'pg';
 import { CatalogCaches, type PageItems, listCacheKey } from '../src/catalog/catalog-caches';
 import { titleSelectSql } from '../src/catalog/title-columns';
-import { type TitleRow, serializeTitleJson } from '../src/catalog/title.serializer';
+import type { TitleRow } from '../src/catalog/title-columns';
+import { serializeTitleJson } from '../src/catalog/title.serializer';
 import { loadConfig } from '../src/config/app-config';
 import { jsonArray } from '../src/common/envelope';
 

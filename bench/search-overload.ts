@@ -9,7 +9,11 @@
  * Refused searchers ask again at once (the worst case), or after Retry-After with --honor-retry-after.
  *
  *   npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key mov_live_… \
- *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--searchers 256] [--lookups 32]
+ *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--searchers 256] [--lookups 32] \
+ *     [--metrics-url http://127.0.0.1:9464/metrics]
+ * With --metrics-url, the served searches' durations as the server measured them (from arrival to
+ * answer, without the client's own queueing): the share within 250 ms and the bucket holding p95,
+ * from `http_request_duration_seconds` scraped before and after the mixed phase.
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     searchers: { type: 'string', default: '256' },
     lookups: { type: 'string', default: '32' },
     'honor-retry-after': { type: 'boolean', default: false },
+    /** The server's metrics port: adds the server-side durations of the served searches. */
+    'metrics-url': { type: 'string' },
   },
 });
 const base = new URL(values.url!);
@@ -88,6 +94,35 @@ async function phase(classes: Record<string, { clients: number; path: () => stri
   );
 }
 
+/** Cumulative counts of `/v1/search` 200s by bucket upper bound (seconds), or null without metrics. */
+async function servedSearchBuckets(): Promise<Map<number, number> | null> {
+  if (!values['metrics-url']) return null;
+  const text = await (await fetch(values['metrics-url'])).text();
+  const buckets = new Map<number, number>();
+  const line = /^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/;
+  for (const row of text.split('\n')) {
+    const match = line.exec(row);
+    if (!match || !match[1].includes('route="/v1/search"') || !match[1].includes('status="200"')) continue;
+    const le = /le="([^"]+)"/.exec(match[1])![1];
+    buckets.set(le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), Number(match[2]));
+  }
+  return buckets;
+}
+
+function serverSide(before: Map<number, number> | null, after: Map<number, number> | null) {
+  if (!before || !after) return {};
+  const bounds = [...after.keys()].sort((a, b) => a - b);
+  const counts = bounds.map((le) => after.get(le)! - (before.get(le) ?? 0));
+  const total = counts[counts.length - 1];
+  const within = (seconds: number) => counts[bounds.indexOf(seconds)] / total;
+  const p95Bucket = bounds[counts.findIndex((count) => count >= 0.95 * total)];
+  return {
+    server_served_searches: total,
+    server_served_within_250ms: Number(within(0.25).toFixed(3)),
+    server_served_p95_at_most_ms: p95Bucket * 1000,
+  };
+}
+
 async function main(): Promise<void> {
   const db = new Client({ connectionString: values['database-url'] });
   await db.connect();
@@ -107,12 +142,17 @@ async function main(): Promise<void> {
 
   const alone = await phase({ lookups: { clients: lookups, path: lookup } });
   console.log(JSON.stringify({ run: `${lookups} lookup clients alone`, ...alone }));
+  const before = await servedSearchBuckets();
   const mixed = await phase({
     lookups: { clients: lookups, path: lookup },
     searches: { clients: Number(values.searchers), path: search },
   });
   console.log(
-    JSON.stringify({ run: `${lookups} lookup clients beside ${values.searchers} searching`, ...mixed }),
+    JSON.stringify({
+      run: `${lookups} lookup clients beside ${values.searchers} searching`,
+      ...mixed,
+      ...serverSide(before, await servedSearchBuckets()),
+    }),
   );
   console.log(
     JSON.stringify({

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiKeyAuthModule } from './auth/api-key-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -10,6 +10,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { LimitsGuard } from './limits/limits.guard';
@@ -19,16 +20,25 @@ import { ServerModule } from './server/server.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpenApiModule } from './openapi/openapi.module';
 
+/** What a team adds to the service when it starts it (docs/extending.md). */
+export interface AppOptions {
+  /**
+   * Feature modules served beside the built-in ones: their routes get the same guards (API key,
+   * limits), error filter, request ids, logging, metrics and OpenAPI scan as the catalog's.
+   */
+  modules?: NonNullable<ModuleMetadata['imports']>;
+}
+
 /** The HTTP service. Tests build it from a literal config; `main.ts` from the environment. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig = loadConfig()): DynamicModule {
+  static forRoot(config: AppConfig = loadConfig(), { modules = [] }: AppOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot(ENTITIES),
         AuthModule,
         ApiKeyAuthModule,
         LimitsModule,
@@ -38,6 +48,7 @@ export class AppModule {
         ServerModule,
         OpenApiModule,
         MetricsModule.forRoot(config),
+        ...modules,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -4,8 +4,8 @@ import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lines';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
+import { answerHeaders } from './server/answer-headers.middleware';
 import { configureAppServer } from './server/http-server';
-import { securityHeaders } from './server/security-headers';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
 /** Express settings the contract needs, shared by `main.ts` and the e2e tests. */
@@ -16,7 +16,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   // First, so every answer carries them: errors, unknown routes and /health included.
-  app.use(securityHeaders);
+  app.use(answerHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
   // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.

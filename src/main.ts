@@ -14,7 +14,7 @@ async function main(): Promise<void> {
     config.database.kind === 'embedded' ? startEmbeddedDatabase(config.database.dataDir) : null;
   // Awaited below; this only keeps a failure from counting as unhandled while the modules load.
   embedded?.catch(() => undefined);
-  const { startServer } = await import('./startup/server-start');
+  const { startServer } = await import('./server-start');
   await embedded;
   await startServer(config);
 }

@@ -111,6 +111,15 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     expect(sample(body, 'catalog_cache_bytes', { cache: 'titles' })).toBeGreaterThanOrEqual(0);
   });
 
+  it('shows the search admission: its concurrency limit, and none running or waiting at rest', async () => {
+    await t.get('/v1/search?q=metrics-admission').expect(200);
+    const { body } = await scrape();
+    // At rest the limit is the search database's whole concurrency (4 on PostgreSQL, 2 embedded).
+    expect(sample(body, 'search_concurrency_limit')).toBe(TEST_ENGINE === 'postgres' ? 4 : 2);
+    expect(sample(body, 'search_running')).toBe(0);
+    expect(sample(body, 'search_waiting')).toBe(0);
+  });
+
   it('the public port has no /metrics: it is an unmatched route there', async () => {
     const res = await t.http().get('/metrics').expect(404);
     expect(res.body.error).toEqual({

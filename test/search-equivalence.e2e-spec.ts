@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { RELEVANCE_TIERS, relevanceTierSql } from '../src/catalog/search/relevance';
-import { type SearchFilters, TitleSearchRepository } from '../src/catalog/search/title-search.repository';
+import type { SearchFilters } from '../src/catalog/search/search-filters';
+import { TitleSearchRepository } from '../src/catalog/search/title-search.repository';
 import { type SearchQuery, searchQuery, searchTokens } from '../src/catalog/search/search-text';
 import { SearchDatabase } from '../src/database/search-database';
 import { TITLE_TYPES, type TitleRecord } from '../src/catalog/title';

@@ -3,18 +3,16 @@ import { ApiError } from '../common/errors/api-error';
 import type { ErrorCode } from '../common/errors/error-catalogue';
 import { hashApiKey } from './api-key-format';
 import { ApiKeyDirectory, KEY_MISS_REREAD_INTERVAL_MS, KEY_REFRESH_INTERVAL_MS } from './api-key-directory';
-import { ApiKeyService, type KeyChangeListener, type StoredKeyState } from './api-key.service';
+import { ApiKeyService, type KeyChangeListener, type StoredKey } from './api-key.service';
 
 const KEY = `mov_live_${'k'.repeat(43)}`;
 const OTHER_KEY = `mov_live_${'o'.repeat(43)}`;
 
-function state(key: string, overrides: Partial<StoredKeyState> = {}): StoredKeyState {
+function state(key: string, overrides: Partial<StoredKey> = {}): StoredKey {
   return {
-    id: `id-${key.slice(-1)}`,
     keyHash: hashApiKey(key),
-    rpm: 120,
-    monthlyQuota: 50_000,
     disabled: false,
+    policy: { id: `id-${key.slice(-1)}`, rpm: 120, monthlyQuota: 50_000 },
     ...overrides,
   };
 }
@@ -22,14 +20,14 @@ function state(key: string, overrides: Partial<StoredKeyState> = {}): StoredKeyS
 function fakeService() {
   const listeners: KeyChangeListener[] = [];
   const service = {
-    allStates: jest.fn<Promise<StoredKeyState[]>, []>().mockResolvedValue([state(KEY)]),
-    statesChangedWithin: jest.fn<Promise<StoredKeyState[]>, [number]>().mockResolvedValue([]),
+    allStates: jest.fn<Promise<StoredKey[]>, []>().mockResolvedValue([state(KEY)]),
+    statesChangedWithin: jest.fn<Promise<StoredKey[]>, [number]>().mockResolvedValue([]),
     onChange: (listener: KeyChangeListener) => {
       listeners.push(listener);
       return () => undefined;
     },
   };
-  return { service, emit: (key: StoredKeyState) => listeners.forEach((listener) => listener(key)) };
+  return { service, emit: (key: StoredKey) => listeners.forEach((listener) => listener(key)) };
 }
 
 function codeOf(work: () => unknown): ErrorCode | 'accepted' {

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { hashApiKey, readBearerCredentials } from './api-key-format';
-import type { AuthenticatedKey } from './authenticated-request';
-import { ApiKeyService, type StoredKeyState } from './api-key.service';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { ApiKeyService, type StoredKey } from './api-key.service';
 
 /**
  * How often every replica re-reads the keys changed lately. A disable made by another process is
@@ -33,7 +33,7 @@ const KEY_MISS_WAIT_MS = 250;
 @Injectable()
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
-  private byHash = new Map<string, StoredKeyState>();
+  private byHash = new Map<string, StoredKey>();
   private hashById = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -62,7 +62,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
    * The key policy for an Authorization header, or the contract's 401/403 error. A known key is
    * answered from memory, synchronously; a well-formed unknown one after the next miss re-read.
    */
-  authenticate(authorization: string | string[] | undefined): AuthenticatedKey | Promise<AuthenticatedKey> {
+  authenticate(authorization: string | string[] | undefined): KeyPolicy | Promise<KeyPolicy> {
     const credentials = readBearerCredentials(authorization);
     if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
     if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
@@ -143,21 +143,21 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     const startedAt = Date.now();
     const keys = await this.apiKeys.allStates();
     this.byHash = new Map(keys.map((key) => [key.keyHash, key]));
-    this.hashById = new Map(keys.map((key) => [key.id, key.keyHash]));
+    this.hashById = new Map(keys.map((key) => [key.policy.id, key.keyHash]));
     this.lastFullLoadAt = startedAt;
     this.lastRefreshAt = startedAt;
   }
 
-  private put(key: StoredKeyState): void {
-    const previousHash = this.hashById.get(key.id);
+  private put(key: StoredKey): void {
+    const previousHash = this.hashById.get(key.policy.id);
     if (previousHash !== undefined && previousHash !== key.keyHash) this.byHash.delete(previousHash);
     this.byHash.set(key.keyHash, key);
-    this.hashById.set(key.id, key.keyHash);
+    this.hashById.set(key.policy.id, key.keyHash);
   }
 }
 
 /** A stored key's policy, or the contract's 403 when it is disabled. */
-function policyOf(stored: StoredKeyState): AuthenticatedKey {
+function policyOf(stored: StoredKey): KeyPolicy {
   if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
-  return { id: stored.id, rpm: stored.rpm, monthlyQuota: stored.monthlyQuota };
+  return stored.policy;
 }

@@ -1,10 +1,11 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PRIVATE_ANSWER_HEADERS } from '../common/access/access-headers';
+import type { KeyPolicy } from '../common/access/key-policy';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
-import { type AuthenticatedKey, attachAuthenticatedKey } from './authenticated-request';
-import { PRIVATE_ANSWER_HEADERS } from './private-answer-headers';
+import { attachAuthenticatedKey } from './authenticated-request';
 
 /** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()
@@ -23,7 +24,7 @@ export class ApiKeyGuard implements CanActivate {
     return this.accept(context, req, key);
   }
 
-  private accept(context: ExecutionContext, req: Request, key: AuthenticatedKey): true {
+  private accept(context: ExecutionContext, req: Request, key: KeyPolicy): true {
     attachAuthenticatedKey(req, key);
     // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.
     context.switchToHttp().getResponse<Response>().set(PRIVATE_ANSWER_HEADERS);

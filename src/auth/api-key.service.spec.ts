@@ -91,11 +91,9 @@ describe('ApiKeyService', () => {
       service.onChange(listener);
       const { key, summary } = await service.create({ name: 'partner', rpm: 60, monthlyQuota: 1_000 });
       expect(listener).toHaveBeenCalledWith({
-        id: summary.id,
         keyHash: hashApiKey(key),
-        rpm: 60,
-        monthlyQuota: 1_000,
         disabled: false,
+        policy: { id: summary.id, rpm: 60, monthlyQuota: 1_000 },
       });
     });
   });

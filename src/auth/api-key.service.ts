@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { Repository } from 'typeorm';
+import type { KeyPolicy } from '../common/access/key-policy';
 import { ApiKeyEntity } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
@@ -22,15 +23,13 @@ export interface ApiKeySummary {
 }
 
 /** A stored key as the request path needs it: found by hash, never by the key itself. */
-export interface StoredKeyState {
-  id: string;
+export interface StoredKey {
   keyHash: string;
-  rpm: number;
-  monthlyQuota: number;
   disabled: boolean;
+  policy: KeyPolicy;
 }
 
-export type KeyChangeListener = (key: StoredKeyState) => void;
+export type KeyChangeListener = (key: StoredKey) => void;
 
 /** Keys as operators manage them (CLI, first-run setup) and as the in-memory directory loads them. */
 @Injectable()
@@ -76,12 +75,12 @@ export class ApiKeyService {
   }
 
   /** Every stored key, for the directory's full load. */
-  async allStates(): Promise<StoredKeyState[]> {
+  async allStates(): Promise<StoredKey[]> {
     return (await this.keys.find()).map(stateOf);
   }
 
   /** Keys changed within the last `seconds` on the database clock, for the directory's refresh. */
-  async statesChangedWithin(seconds: number): Promise<StoredKeyState[]> {
+  async statesChangedWithin(seconds: number): Promise<StoredKey[]> {
     const changed = await this.keys
       .createQueryBuilder('key')
       .where(`key.updated_at > now() - make_interval(secs => :seconds)`, { seconds })
@@ -101,13 +100,11 @@ export class ApiKeyService {
   }
 }
 
-function stateOf(entity: ApiKeyEntity): StoredKeyState {
+function stateOf(entity: ApiKeyEntity): StoredKey {
   return {
-    id: entity.id,
     keyHash: entity.keyHash,
-    rpm: entity.rpm,
-    monthlyQuota: entity.monthlyQuota,
     disabled: entity.disabled,
+    policy: { id: entity.id, rpm: entity.rpm, monthlyQuota: entity.monthlyQuota },
   };
 }
 

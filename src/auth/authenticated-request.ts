@@ -1,20 +1,13 @@
-/** What the limits need to know about the key that authenticated a request. */
-export interface AuthenticatedKey {
-  id: string;
-  /** Requests per minute. */
-  rpm: number;
-  /** Requests per UTC calendar month. */
-  monthlyQuota: number;
-}
+import type { KeyPolicy } from '../common/access/key-policy';
 
-const keys = new WeakMap<object, AuthenticatedKey>();
+const keys = new WeakMap<object, KeyPolicy>();
 
 /** Called by ApiKeyGuard once the request's key is known to be stored and enabled. */
-export function attachAuthenticatedKey(req: object, key: AuthenticatedKey): void {
+export function attachAuthenticatedKey(req: object, key: KeyPolicy): void {
   keys.set(req, key);
 }
 
 /** The key ApiKeyGuard attached; undefined on public routes (and before authentication). */
-export function authenticatedKey(req: object): AuthenticatedKey | undefined {
+export function authenticatedKey(req: object): KeyPolicy | undefined {
   return keys.get(req);
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CliError } from '../cli/cli-errors';
-import { parseCliInteger, parseCliText } from '../cli/cli-options';
-import { type TableColumn, formatTable } from '../cli/text-table';
+import { CliError } from '../common/cli/cli-error';
+import { parseCliInteger, parseCliText } from '../common/cli/cli-options';
+import { type TableColumn, formatTable } from '../common/cli/text-table';
 import { type ApiKeySummary, ApiKeyService } from './api-key.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -24,6 +24,6 @@ import { TitleRepository } from './title.repository';
     CatalogStateProvider,
     CatalogWriter,
   ],
-  exports: [CatalogCaches, CatalogStateRepository, CatalogStateProvider, CatalogWriter],
+  exports: [CatalogCaches, CatalogStateRepository, CatalogStateProvider, CatalogWriter, SearchAdmission],
 })
 export class CatalogModule {}

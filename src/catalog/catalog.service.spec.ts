@@ -4,8 +4,9 @@ import { CatalogCaches } from './catalog-caches';
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
 import type { SearchAdmission } from './search/search-admission';
+import { searchQuery } from './search/search-text';
 import type { TitleSearchRepository } from './search/title-search.repository';
-import type { TitleRow } from './title.serializer';
+import type { TitleRow } from './title-columns';
 import type { TitleRepository } from './title.repository';
 
 const row = (imdbId: string, title: string) =>
@@ -117,7 +118,7 @@ describe('CatalogService title lookups', () => {
   });
 
   describe('searches', () => {
-    const ask = (q: string, page = 1) => service.search({ q, page, limit: 20 });
+    const ask = (q: string, page = 1) => service.search({ q, search: searchQuery(q), page, limit: 20 });
 
     it('keeps an answer on its first ask and serves the same tokens, filters and page from it', async () => {
       const first = await ask('one');

@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type PageJson, jsonArray, pageOffset } from '../common/envelope';
+import { type PageJson, jsonArray, pageSlice } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
 import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
-import { type SearchQuery, searchQuery } from './search/search-text';
+import type { SearchQuery } from './search/search-text';
 import type { Cached, VersionedCache } from './versioned-cache';
 import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
-import { type TitleRow, serializeTitleJson } from './title.serializer';
+import type { TitleRow } from './title-columns';
+import { serializeTitleJson } from './title.serializer';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
@@ -34,7 +35,7 @@ export class CatalogService {
    * may refuse it instead). A cached answer costs the search database nothing, so it is not admitted.
    */
   async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
-    const text = searchQuery(query.q);
+    const text = query.search;
     const key = searchCacheKey(text.key, query);
     const hit = await this.cached(this.caches.searches, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
@@ -60,7 +61,7 @@ export class CatalogService {
     const result = await this.titleSearch.search(
       text,
       { type: query.type, year: query.year },
-      { limit: query.limit, offset: pageOffset(query.page, query.limit) },
+      pageSlice(query.page, query.limit),
     );
     const after = this.state.last()?.state.catalogVersion;
     const version = before === after ? before : null;
@@ -72,10 +73,7 @@ export class CatalogService {
     const key = listCacheKey(family, query.page, query.limit);
     const hit = await this.cached(this.caches.lists, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    const result = await this.titles.listFamily(family, {
-      limit: query.limit,
-      offset: pageOffset(query.page, query.limit),
-    });
+    const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
     return {
       version: result.version,
       value: this.page(this.caches.lists, result.version, key, result, query),

@@ -155,6 +155,9 @@ export function titleSelectSql(alias: string): string {
 /** A titles row as the read side selects it (titleSelectSql): column name → value. */
 export type SelectedRow = Readonly<Record<string, unknown>>;
 
+/** The same row typed: the Title's columns, the rating flattened into its two columns. */
+export type TitleRow = Omit<Title, 'ratings'> & { rating_average: number; rating_votes: number };
+
 /** How one served column becomes its Title field. */
 type FieldReader = (row: SelectedRow) => unknown;
 

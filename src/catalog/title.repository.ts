@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { Slice } from '../common/envelope';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
-import { titleSelectSql } from './title-columns';
-import type { TitleRow } from './title.serializer';
+import { type TitleRow, titleSelectSql } from './title-columns';
 
 export type TypeFamily = 'movies' | 'series';
 
@@ -9,11 +9,6 @@ export type TypeFamily = 'movies' | 'series';
 const TITLE_BY_IMDB_ID_SQL = `SELECT state.catalog_version, ${titleSelectSql('t')}
   FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
   LEFT JOIN titles t ON t.imdb_id = $1`;
-
-export interface Slice {
-  limit: number;
-  offset: number;
-}
 
 /** Read queries over the live catalog, as raw SQL the planner serves from indexes. */
 @Injectable()

@@ -1,4 +1,5 @@
-import { type TitleRow, serializeTitle } from './title.serializer';
+import type { TitleRow } from './title-columns';
+import { serializeTitle } from './title.serializer';
 
 const row = (overrides: Partial<TitleRow> = {}): TitleRow => ({
   id: 7,

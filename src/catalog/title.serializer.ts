@@ -1,8 +1,5 @@
-import { TITLE_FIELD_READERS } from './title-columns';
+import { TITLE_FIELD_READERS, type TitleRow } from './title-columns';
 import type { Title } from './title';
-
-/** A titles row as the read side selects it (titleSelectSql): the Title's columns, rating flattened. */
-export type TitleRow = Omit<Title, 'ratings'> & { rating_average: number; rating_votes: number };
 
 /**
  * The one place a Title resource is made: exactly the contract's 22 fields, in its order, each read

@@ -33,30 +33,20 @@ export interface Title {
   ratings: { average: number; votes: number };
 }
 
-/** A title as the catalog stores it, before it has an id (what the loader writes). */
-export interface TitleRecord {
-  imdbId: string;
-  type: TitleType;
-  title: string;
-  originalTitle: string | null;
-  year: number | null;
-  endYear: number | null;
-  runtimeMinutes: number | null;
-  genres: string[] | null;
-  contentRating: string | null;
-  plot: string | null;
-  languages: string[] | null;
-  countries: string[] | null;
-  directors: string[] | null;
-  writers: string[] | null;
-  actors: string[] | null;
-  awards: string | null;
-  posterUrl: string | null;
-  boxOffice: string | null;
-  production: string | null;
-  totalSeasons: number | null;
+/** A snake_case field name in camelCase: `original_title` → `originalTitle`. */
+type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : Name;
+
+/**
+ * A title as the catalog stores it, before it has an id (what the loader writes): the Title's
+ * fields in camelCase, its rating as two fields, and whether it was enriched.
+ */
+export type TitleRecord = {
+  [Field in Exclude<keyof Title, 'id' | 'ratings'> as CamelCase<Field>]: Title[Field];
+} & {
   ratingAverage: number;
   ratingVotes: number;
   /** Whether an enrichment record was applied to this title. */
   enriched: boolean;
-}
+};

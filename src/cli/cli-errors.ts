@@ -1,8 +1,6 @@
 import { type AppConfig, loadConfig } from '../config/app-config';
+import { CliError } from '../common/cli/cli-error';
 import { describeStartupFailure, errorFirstLine } from '../startup/startup-failure';
-
-/** Raised by commands for bad arguments or refused operations; printed as one line. */
-export class CliError extends Error {}
 
 /**
  * Every CLI failure ends here: one line on stderr, non-zero exit. Configuration and database

@@ -7,6 +7,7 @@ import { type AppConfig, loadConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { APPLIED_MIGRATIONS, DatabaseModule } from '../database/database.module';
 import { MigrateCommand } from '../database/migrate.command';
+import { ENTITIES } from '../entities';
 import { CatalogIngestService } from '../ingest/catalog-ingest.service';
 import { IngestCommand } from '../ingest/ingest.command';
 import { IngestModule } from '../ingest/ingest.module';
@@ -19,7 +20,13 @@ export class CliModule {
   static forRoot(config: AppConfig = loadConfig()): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, AuthModule, CatalogModule, IngestModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(ENTITIES),
+        AuthModule,
+        CatalogModule,
+        IngestModule,
+      ],
       providers: COMMANDS,
     };
   }

@@ -1,10 +1,14 @@
-import { itemEnvelopeJson, jsonArray, pageEnvelopeJson, pageMeta, pageOffset } from './envelope';
+import { itemEnvelopeJson, jsonArray, pageEnvelopeJson, pageMeta, pageOffset, pageSlice } from './envelope';
 
 describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
     expect(pageOffset(1, 20)).toBe(0);
     expect(pageOffset(3, 7)).toBe(14);
     expect(pageOffset(1_000_000, 20)).toBe(19_999_980);
+  });
+
+  it('slices a one-based page: its size from its offset', () => {
+    expect(pageSlice(3, 7)).toEqual({ limit: 7, offset: 14 });
   });
 
   it.each([

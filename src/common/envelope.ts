@@ -5,6 +5,10 @@
  * same envelope object.
  */
 
+/** The page bounds of every paged route: `page` and `limit` (results per page) at most these. */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PER_PAGE = 20;
+
 export interface RequestMeta {
   request_id: string;
 }
@@ -47,6 +51,17 @@ export function itemEnvelopeJson(itemJson: string, requestId: string): string {
 /** Items' JSON texts as one JSON array text. */
 export function jsonArray(itemTexts: readonly string[]): string {
   return `[${itemTexts.join(',')}]`;
+}
+
+/** The rows of one page: `limit` rows from `offset`. */
+export interface Slice {
+  limit: number;
+  offset: number;
+}
+
+/** The slice of a one-based page. */
+export function pageSlice(page: number, perPage: number): Slice {
+  return { limit: perPage, offset: pageOffset(page, perPage) };
 }
 
 /** Offset of a one-based page. */

@@ -3,7 +3,6 @@ import { PGliteDriver } from 'typeorm-pglite';
 import { MIGRATIONS } from '../../migrations';
 import type { DatabaseConfig } from '../config/app-config';
 import { embeddedEngineOptions } from './embedded-engine-options';
-import { ENTITIES } from './entities';
 import { logConnectionError, ResilientClient } from './resilient-client';
 
 /**
@@ -32,10 +31,13 @@ export const POSTGRES_POOL = {
  */
 export const DEFAULT_POOL_SIZES = { main: 10, search: 4 };
 
-export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+/** The application's entities, listed by its root module (the database knows no feature). */
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
+
+export function dataSourceOptions(database: DatabaseConfig, entities: EntityList): DataSourceOptions {
   const common = {
     type: 'postgres' as const,
-    entities: ENTITIES,
+    entities,
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,

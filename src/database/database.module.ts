@@ -1,11 +1,11 @@
-import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Pool as PgPool, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { getPGliteInstance } from 'typeorm-pglite';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { POSTGRES_POOL, dataSourceOptions } from './data-source-options';
+import { type EntityList, POSTGRES_POOL, dataSourceOptions } from './data-source-options';
 import { hardenPool } from './resilient-client';
 import { Database, EmbeddedDatabase, PostgresDatabase } from './database';
 import { releaseEmbeddedDatabaseLocks } from './embedded-lock';
@@ -38,17 +38,6 @@ function sessionPool(url: string): Pool {
  */
 @Global()
 @Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.database),
-        // Fail fast at start: an orchestrator restarts the process, and errors stay visible.
-        retryAttempts: config.database.kind === 'postgres' ? 2 : 0,
-        retryDelay: 1_000,
-      }),
-    }),
-  ],
   providers: [
     {
       provide: APPLIED_MIGRATIONS,
@@ -106,6 +95,24 @@ function sessionPool(url: string): Pool {
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}
+
+  /** `entities`: every entity of the application, as its root module lists them (`src/entities.ts`). */
+  static forRoot(entities: EntityList): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => ({
+            ...dataSourceOptions(config.database, entities),
+            // Fail fast at start: an orchestrator restarts the process, and errors stay visible.
+            retryAttempts: config.database.kind === 'postgres' ? 2 : 0,
+            retryDelay: 1_000,
+          }),
+        }),
+      ],
+    };
+  }
 
   /** Close the database first, then let another process open the embedded one. */
   async onApplicationShutdown(): Promise<void> {

@@ -17,7 +17,7 @@ describe('runPendingMigrations', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    dataSource = new DataSource(dataSourceOptions({ kind: 'embedded', dataDir: 'memory://' }));
+    dataSource = new DataSource(dataSourceOptions({ kind: 'embedded', dataDir: 'memory://' }, []));
     await dataSource.initialize();
   });
   afterAll(() => dataSource.destroy());

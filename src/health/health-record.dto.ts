@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { RequestMetaDto } from '../openapi/envelope.dto';
-import type { HealthRecord } from './health.controller';
+import { ItemEnvelopeDto } from '../openapi/envelope.dto';
+import type { HealthRecord } from './health-record';
 
 type HealthCatalog = HealthRecord['catalog'];
 
@@ -35,10 +35,4 @@ export class HealthRecordDto implements HealthRecord {
 }
 
 @ApiSchema({ name: 'HealthResponse' })
-export class HealthResponseDto {
-  @ApiProperty({ type: HealthRecordDto, isArray: true, minItems: 1, maxItems: 1 })
-  data!: [HealthRecordDto];
-
-  @ApiProperty({ type: RequestMetaDto })
-  meta!: RequestMetaDto;
-}
+export class HealthResponseDto extends ItemEnvelopeDto(HealthRecordDto) {}

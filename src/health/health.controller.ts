@@ -8,19 +8,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { DrainState } from '../server/drain-state';
 import { ApiErrorResponses, ApiOkEnvelope, ApiRequestIdHeader } from '../openapi/api-responses.decorator';
 import { CatalogHealthIndicator } from './catalog.health';
+import type { HealthRecord } from './health-record';
 import { HealthResponseDto } from './health-record.dto';
-
-/** The health record of the contract: exactly status, environment and catalog. */
-export interface HealthRecord {
-  status: 'ok';
-  environment: string;
-  catalog: {
-    catalog_version: string | null;
-    title_count: number;
-    ingested_at: string | null;
-    enrichment_complete: boolean;
-  };
-}
 
 @Public()
 @Controller('health')

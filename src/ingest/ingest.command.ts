@@ -1,8 +1,8 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { setFlagsFromString } from 'node:v8';
-import { CliError } from '../cli/cli-errors';
+import { CliError } from '../common/cli/cli-error';
 import { readingDetail } from './reading-progress';
-import { parseCliText } from '../cli/cli-options';
+import { parseCliText } from '../common/cli/cli-options';
 import {
   CatalogIngestService,
   type FileSummary,

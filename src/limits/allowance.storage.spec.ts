@@ -1,6 +1,8 @@
 import type { AllowanceStore, Reservation } from './allowance-store';
 import { AllowanceStorage } from './allowance.storage';
-import { MINUTE_TTL_MS, RESERVATION } from './limits-policy';
+import { RESERVATION } from './limits-policy';
+
+const MINUTE_TTL_MS = 60_000;
 
 /** A shared counter as the PostgreSQL and Redis stores keep it, on a clock the test controls. */
 class FakeStore implements AllowanceStore {

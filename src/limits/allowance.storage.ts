@@ -1,7 +1,8 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { AllowanceStore } from './allowance-store';
-import { RESERVATION, type WindowStanding, reservationSize, shouldReserveAhead } from './limits-policy';
+import type { WindowStanding } from './limit-usage';
+import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
 
 /** The record a ThrottlerStorage returns (the package exports only the interface's name as a type). */
 type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -30,8 +31,8 @@ interface Allowance {
 const SWEEP_INTERVAL_MS = 1_000;
 
 /**
- * The ThrottlerStorage behind both named throttlers. Each throttler name has its own shared store
- * (a volatile one for the minute, a durable one for the month); this class spends blocks reserved
+ * The ThrottlerStorage behind every named throttler. Each throttler (a limit of the table) has its
+ * own shared store (a volatile one for the minute, a durable one for the month); this class spends blocks reserved
  * from them in memory, so most requests cost no round trip. Counting stays exact across replicas:
  * the stores never grant more than the limit in a window, and a request is accepted only against a
  * granted block. Concurrent requests for the same counter share one reservation at a time.

@@ -1,43 +1,50 @@
-import { type ExecutionContext, Injectable } from '@nestjs/common';
+import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
-  type ThrottlerLimitDetail,
   type ThrottlerModuleOptions,
+  type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
+import { admittedHeaders, rateLimitFields, refusedHeaders } from '../common/access/access-headers';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
+import { authenticatedKey } from '../auth/authenticated-request';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { AllowanceStorage } from './allowance.storage';
-import {
-  LIMIT_NAMES,
-  type LimitName,
-  admittedHeaders,
-  counterKey,
-  limitUsage,
-  rateLimitFields,
-  refusalCode,
-  refusedHeaders,
-} from './limits-policy';
+import { LIMIT_TABLE } from './limit-table.token';
+import { limitUsage } from './limit-usage';
 
 /**
- * Second and third checks of the contract: the `minute` and `month` throttlers, in that order (the
- * guard stops at the first refusal). Public routes are not metered. Every response after
- * authentication carries the contract's X-RateLimit-* headers and the IETF RateLimit fields.
+ * The limits of the contract's order of checks: one named throttler per row of the limit table,
+ * checked in the table's order, stopping at the first refusal. Public routes are not metered. Every
+ * response after authentication carries the contract's X-RateLimit-* headers and the IETF
+ * RateLimit fields.
  */
 @Injectable()
 export class LimitsGuard extends ThrottlerGuard {
+  private readonly rowByName: ReadonlyMap<string, LimitRow>;
+
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: RouteMetadata,
     private readonly allowances: AllowanceStorage,
+    @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
   ) {
     super(options, storage, reflector);
+    this.rowByName = new Map(limits.map((row) => [row.name, row]));
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    // The package sorts named throttlers by ttl (fixed ones first); the order of checks is the table's.
+    const position = new Map(this.limits.map((row, index) => [row.name, index]));
+    this.throttlers.sort((a, b) => position.get(a.name ?? '')! - position.get(b.name ?? '')!);
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -54,30 +61,33 @@ export class LimitsGuard extends ThrottlerGuard {
     return isPublicRoute(this.reflector, context);
   }
 
-  protected override async throwThrottlingException(
-    context: ExecutionContext,
-    detail: ThrottlerLimitDetail,
-  ): Promise<void> {
-    // The refusing throttler is the one whose counter this is.
-    const refusedBy = LIMIT_NAMES.find((name) => counterKey(name, detail.tracker) === detail.key);
-    if (!refusedBy) throw new Error(`A refusal from an unknown counter: ${detail.key}`);
-    const key = authenticatedKey(context.switchToHttp().getRequest());
-    const now = Date.now();
-    // The error filter writes these over the admitted ones: Remaining 0 and Retry-After.
-    throw new ApiError(refusalCode(refusedBy), undefined, {
-      ...refusedHeaders(refusedBy, now),
-      ...(key ? this.currentFields(key, refusedBy) : {}),
-    });
+  /** One row's check (the package's documented override): count the request, or refuse with the row's error. */
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
+    const row = this.rowByName.get(throttler.name ?? '');
+    if (!row) throw new Error(`A throttler that is no limit of the table: ${throttler.name}`);
+    const req = context.switchToHttp().getRequest();
+    const counter = generateKey(context, await getTracker(req, context), row.name);
+    const { isBlocked } = await this.storageService.increment(counter, ttl, limit, blockDuration, row.name);
+    if (isBlocked) {
+      const key = authenticatedKey(req);
+      // The error filter writes these over the admitted ones: Remaining 0 and Retry-After.
+      throw new ApiError(row.refusal, undefined, {
+        ...refusedHeaders(row, Date.now()),
+        ...(key ? this.currentFields(key, row) : {}),
+      });
+    }
+    return true;
   }
 
   /** The RateLimit fields from what this replica knows (no I/O), within a block per other replica. */
-  private currentFields(key: AuthenticatedKey, refusedBy: LimitName | null): Record<string, string> {
+  private currentFields(key: KeyPolicy, refusedBy: LimitRow | null): Record<string, string> {
     const now = Date.now();
-    const usage = {
-      minute: limitUsage('minute', key, this.allowances.localStanding(counterKey('minute', key.id)), now),
-      month: limitUsage('month', key, this.allowances.localStanding(counterKey('month', key.id)), now),
-    };
-    if (refusedBy) usage[refusedBy].remaining = 0;
-    return rateLimitFields(key, usage, now);
+    const standings = this.limits.map((row) => {
+      const usage = limitUsage(row, key, this.allowances.localStanding(counterKey(row.name, key.id)), now);
+      if (row === refusedBy) usage.remaining = 0;
+      return usage;
+    });
+    return rateLimitFields(this.limits, key, standings, now);
   }
 }

@@ -1,57 +1,72 @@
 import { type ExecutionContext, Module } from '@nestjs/common';
-import { type ThrottlerModuleOptions, ThrottlerModule } from '@nestjs/throttler';
-import { RouteMetadataModule } from '../common/routing/route-metadata';
-import { type AuthenticatedKey, authenticatedKey } from '../auth/authenticated-request';
+import { type ThrottlerModuleOptions, type ThrottlerOptions, ThrottlerModule } from '@nestjs/throttler';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { LIMITS, type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
+import { RouteMetadata, RouteMetadataModule } from '../common/routing/route-metadata';
+import { authenticatedKey } from '../auth/authenticated-request';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import type { AllowanceStore } from './allowance-store';
 import { AllowanceStorage } from './allowance.storage';
 import { FailoverAllowanceStore } from './failover-allowance.store';
+import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
-import { type LimitName, MINUTE_TTL_MS, counterKey, limitOf, monthTtlMs } from './limits-policy';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
+import { isQuotaFreeRoute } from './quota-free.decorator';
 import { UnchargedRefusalInterceptor } from './uncharged-refusal.interceptor';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
-/** The shared counters: minute in PostgreSQL (UNLOGGED) or Redis, month in durable PostgreSQL. */
+/** A limit's shared counter: its PostgreSQL table, with Redis in front when the row allows it and REDIS_URL is set. */
+function counterStore(row: LimitRow, config: AppConfig, db: Database): AllowanceStore {
+  const table = new PostgresAllowanceStore(db, row.counters.table);
+  return row.counters.redis && config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, table) : table;
+}
+
+/** The limit table, and the shared counters of each of its rows. */
 @Module({
   providers: [
+    { provide: LIMIT_TABLE, useValue: LIMITS },
     {
       provide: AllowanceStorage,
-      inject: [APP_CONFIG, Database],
-      useFactory: (config: AppConfig, db: Database) => {
-        const minute = new PostgresAllowanceStore(db, 'rate_counters');
-        return new AllowanceStorage({
-          minute: config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, minute) : minute,
-          month: new PostgresAllowanceStore(db, 'quota_counters'),
-        });
-      },
+      inject: [APP_CONFIG, Database, LIMIT_TABLE],
+      useFactory: (config: AppConfig, db: Database, limits: LimitTable) =>
+        new AllowanceStorage(
+          Object.fromEntries(limits.map((row) => [row.name, counterStore(row, config, db)])),
+        ),
     },
   ],
-  exports: [AllowanceStorage],
+  exports: [LIMIT_TABLE, AllowanceStorage],
 })
 class AllowanceModule {}
 
-function keyOf(req: object): AuthenticatedKey {
+function keyOf(req: object): KeyPolicy {
   const key = authenticatedKey(req);
   if (!key) throw new Error('The limits ran before authentication');
   return key;
 }
 
-const limitFor = (name: LimitName) => (context: ExecutionContext) =>
-  limitOf(name, keyOf(context.switchToHttp().getRequest()));
-
 /**
- * Two named throttlers, limits resolved per request from the key: `minute` (the key's rpm, windows
- * of 60 s) and `month` (its quota, windows ending at the next UTC month). Listed in the contract's
- * order; the guard keeps it (a static ttl sorts before a function).
+ * One named throttler per row: the window is its ttl, the key's limit for it its limit; a quota
+ * skips the routes marked `@QuotaFree()`.
  */
-function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
+function throttlerOf(row: LimitRow, routes: RouteMetadata): ThrottlerOptions {
   return {
-    throttlers: [
-      { name: 'minute', ttl: MINUTE_TTL_MS, limit: limitFor('minute') },
-      { name: 'month', ttl: () => monthTtlMs(Date.now()), limit: limitFor('month') },
-    ],
+    name: row.name,
+    ttl: () => row.window.ttlMs(Date.now()),
+    limit: (context: ExecutionContext) => row.limit.of(keyOf(context.switchToHttp().getRequest())),
+    ...(row.quota ? { skipIf: (context: ExecutionContext) => isQuotaFreeRoute(routes, context) } : {}),
+  };
+}
+
+function throttlerOptions(
+  storage: AllowanceStorage,
+  limits: LimitTable,
+  routes: RouteMetadata,
+): ThrottlerModuleOptions {
+  return {
+    // In the table's order; LimitsGuard checks them in that order (the contract's).
+    throttlers: limits.map((row) => throttlerOf(row, routes)),
     storage,
     // The contract's headers are not the throttler's: LimitsGuard writes them.
     setHeaders: false,
@@ -66,8 +81,8 @@ function throttlerOptions(storage: AllowanceStorage): ThrottlerModuleOptions {
     AllowanceModule,
     RouteMetadataModule,
     ThrottlerModule.forRootAsync({
-      imports: [AllowanceModule],
-      inject: [AllowanceStorage],
+      imports: [AllowanceModule, RouteMetadataModule],
+      inject: [AllowanceStorage, LIMIT_TABLE, RouteMetadata],
       useFactory: throttlerOptions,
     }),
   ],

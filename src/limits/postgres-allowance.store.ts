@@ -1,8 +1,8 @@
 import type { Database } from '../database/database';
 import type { AllowanceStore, CarriedWindow, Reservation, WindowState } from './allowance-store';
 
-/** The tables the counters live in: the minute's may forget (UNLOGGED), the month's may not. */
-export type CounterTable = 'rate_counters' | 'quota_counters';
+/** A counter table of the limit table's `counters` (one row per counter key). */
+type CounterTable = string;
 
 /**
  * One statement, atomic under the row lock of the upsert: restart the window if it has ended, then

@@ -1,8 +1,8 @@
-import { Controller, Get, Req } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SkipThrottle } from '@nestjs/throttler';
-import type { Request } from 'express';
-import { authenticatedKey } from '../auth/authenticated-request';
+import { CurrentKey } from '../auth/current-key.decorator';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { LIMITS } from '../common/access/limit-table';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
@@ -13,11 +13,14 @@ import {
   METERED_ROUTE_ERRORS,
 } from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
+import { QuotaFree } from './quota-free.decorator';
 import { UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
 
-/** Every metered error but the quota's: usage is answered even when the quota is exhausted. */
-const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter((code) => code !== 'MONTHLY_QUOTA_EXCEEDED');
+/** Every metered error but the quotas': usage is answered even when a quota is exhausted. */
+const USAGE_ERRORS = METERED_ROUTE_ERRORS.filter(
+  (code) => !LIMITS.some((row) => row.quota && row.refusal === code),
+);
 
 @Controller('v1')
 @ApiTags('usage')
@@ -31,7 +34,7 @@ export class UsageController {
    * flooded), but not in the month, and answered even when the quota is exhausted.
    */
   @Get('usage')
-  @SkipThrottle({ month: true })
+  @QuotaFree()
   @ApiOperation({
     summary:
       "The key's limits and standing; counted in the minute but not in the month, and answered at an exhausted quota",
@@ -42,10 +45,10 @@ export class UsageController {
   @ApiOkEnvelope(UsageResponseDto, 'metered', 'The key, its policy and both windows')
   @ApiErrorResponses('metered', ...USAGE_ERRORS)
   async get(
-    @Req() req: Request,
+    @CurrentKey() key: KeyPolicy,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @RequestId() requestId: string,
   ): Promise<{ data: [KeyUsage]; meta: { request_id: string } }> {
-    return { data: [await this.usage.of(authenticatedKey(req))], meta: { request_id: requestId } };
+    return { data: [await this.usage.of(key)], meta: { request_id: requestId } };
   }
 }

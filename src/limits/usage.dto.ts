@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { RequestMetaDto } from '../openapi/envelope.dto';
-import type { KeyUsage, WindowUsage } from './usage.service';
+import { LIMITS } from '../common/access/limit-table';
+import { ItemEnvelopeDto } from '../openapi/envelope.dto';
+import type { WindowUsage } from './usage.service';
 
 @ApiSchema({ name: 'WindowUsage' })
 export class WindowUsageDto implements WindowUsage {
@@ -23,29 +24,19 @@ export class WindowUsageDto implements WindowUsage {
   resets_at!: string | null;
 }
 
+/** The key's id, each limit's policy field, then each limit's window: built from the limit table. */
 @ApiSchema({ name: 'KeyUsage' })
-export class KeyUsageDto implements KeyUsage {
+export class KeyUsageDto {
   @ApiProperty({ type: 'string', description: 'The key id, as keys:list shows it' })
   key_id!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Requests per minute' })
-  rpm!: number;
-
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'Requests per calendar month (UTC)' })
-  monthly_quota!: number;
-
-  @ApiProperty({ type: WindowUsageDto })
-  minute!: WindowUsageDto;
-
-  @ApiProperty({ type: WindowUsageDto })
-  month!: WindowUsageDto;
 }
+for (const row of LIMITS) {
+  ApiProperty({ type: 'integer', minimum: 1, description: row.limit.description })(
+    KeyUsageDto.prototype,
+    row.limit.field,
+  );
+}
+for (const row of LIMITS) ApiProperty({ type: WindowUsageDto })(KeyUsageDto.prototype, row.name);
 
 @ApiSchema({ name: 'UsageResponse' })
-export class UsageResponseDto {
-  @ApiProperty({ type: KeyUsageDto, isArray: true, minItems: 1, maxItems: 1 })
-  data!: [KeyUsageDto];
-
-  @ApiProperty({ type: RequestMetaDto })
-  meta!: RequestMetaDto;
-}
+export class UsageResponseDto extends ItemEnvelopeDto(KeyUsageDto) {}

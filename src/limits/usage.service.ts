@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import type { AuthenticatedKey } from '../auth/authenticated-request';
+import { Inject, Injectable } from '@nestjs/common';
+import type { KeyPolicy } from '../common/access/key-policy';
+import { type LimitTable, counterKey } from '../common/access/limit-table';
 import { AllowanceStorage } from './allowance.storage';
-import { type LimitName, type LimitUsage, counterKey, limitUsage } from './limits-policy';
+import { LIMIT_TABLE } from './limit-table.token';
+import { type LimitUsage, limitUsage } from './limit-usage';
 
 export interface WindowUsage {
   used: number;
@@ -10,29 +12,36 @@ export interface WindowUsage {
   resets_at: string | null;
 }
 
-export interface KeyUsage {
-  key_id: string;
-  rpm: number;
-  monthly_quota: number;
-  minute: WindowUsage;
-  month: WindowUsage;
-}
+/**
+ * The key's id, then each limit's policy field (`rpm`, `monthly_quota`), then each limit's window
+ * under its name (`minute`, `month`), in the limit table's order.
+ */
+export type KeyUsage = { key_id: string } & Record<string, string | number | WindowUsage>;
 
 @Injectable()
 export class UsageService {
-  constructor(private readonly allowances: AllowanceStorage) {}
+  constructor(
+    private readonly allowances: AllowanceStorage,
+    @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
+  ) {}
 
   /**
    * Read from the shared counters. Blocks other replicas have reserved but not spent yet count as
    * used (at most one block per replica, see docs/limits.md).
    */
-  async of(key: AuthenticatedKey | undefined): Promise<KeyUsage> {
-    if (!key) throw new Error('Usage asked before authentication');
+  async of(key: KeyPolicy): Promise<KeyUsage> {
     const now = Date.now();
-    const read = async (name: LimitName) =>
-      windowUsage(limitUsage(name, key, await this.allowances.standing(counterKey(name, key.id), name), now));
-    const [minute, month] = await Promise.all([read('minute'), read('month')]);
-    return { key_id: key.id, rpm: key.rpm, monthly_quota: key.monthlyQuota, minute, month };
+    const windows = await Promise.all(
+      this.limits.map(async (row) =>
+        windowUsage(
+          limitUsage(row, key, await this.allowances.standing(counterKey(row.name, key.id), row.name), now),
+        ),
+      ),
+    );
+    const usage: KeyUsage = { key_id: key.id };
+    for (const row of this.limits) usage[row.limit.field] = row.limit.of(key);
+    this.limits.forEach((row, i) => (usage[row.name] = windows[i]));
+    return usage;
   }
 }
 

@@ -15,6 +15,7 @@ import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
+import { SearchAdmissionMetrics } from './search-admission.metrics';
 
 /**
  * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
@@ -44,6 +45,7 @@ export class MetricsModule implements NestModule {
         CatalogMetrics,
         CacheMetrics,
         SearchPoolMetrics,
+        SearchAdmissionMetrics,
         ReadTargetMetrics,
         MetricsServer,
       ],

@@ -7,10 +7,15 @@ import {
   type LinkObject,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { PRIVATE_ANSWER_HEADERS } from '../auth/private-answer-headers';
+import {
+  PRIVATE_ANSWER_HEADERS,
+  RATE_LIMIT_FIELDS,
+  RATE_LIMIT_HEADERS,
+  rateLimitFieldPatterns,
+} from '../common/access/access-headers';
+import { LIMITS } from '../common/access/limit-table';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from '../common/request-id/request-id';
-import { RATE_LIMIT_FIELDS, RATE_LIMIT_FIELD_PATTERNS, RATE_LIMIT_HEADERS } from '../limits/limits-policy';
 import { TITLE_LOOKUP_OPERATION_ID } from './operation-ids';
 import { ErrorEnvelopeDto } from './error-envelope.dto';
 
@@ -19,6 +24,12 @@ export type RouteAccess = 'public' | 'metered';
 
 /** Matches what the service echoes: the client's X-Request-Id when it is one of these, else a UUID. */
 const REQUEST_ID_SCHEMA = { type: 'string', pattern: ACCEPTED_REQUEST_ID.source } as const;
+
+const RATE_LIMIT_FIELD_PATTERNS = rateLimitFieldPatterns(LIMITS);
+/** `"minute" and "month"`: the limits, named in the table's order. */
+const LIMIT_NAMES = LIMITS.map((limit) => `"${limit.name}"`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' and $1');
 
 const HEADERS = {
   requestId: {
@@ -41,7 +52,7 @@ const HEADERS = {
   rateLimitPolicy: (required: boolean): HeaderObject => ({
     required,
     description:
-      'The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" ' +
+      `The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the ${LIMIT_NAMES} ` +
       'policies, q requests per w seconds',
     schema: { type: 'string', pattern: RATE_LIMIT_FIELD_PATTERNS.policy },
   }),
@@ -221,7 +232,6 @@ export const METERED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'MISSING_API_KEY',
   'INVALID_API_KEY',
   'API_KEY_DISABLED',
-  'RATE_LIMITED',
-  'MONTHLY_QUOTA_EXCEEDED',
+  ...new Set(LIMITS.map((limit) => limit.refusal)),
   'INTERNAL_ERROR',
 ];

@@ -1,6 +1,6 @@
+import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { MAX_PAGE, MAX_PER_PAGE } from '../catalog/dto/page-query.dto';
-import type { PageMeta, RequestMeta } from '../common/envelope';
+import { MAX_PAGE, MAX_PER_PAGE, type PageMeta, type RequestMeta } from '../common/envelope';
 
 const REQUEST_ID = {
   type: 'string',
@@ -30,4 +30,20 @@ export class PageMetaDto implements PageMeta {
 
   @ApiProperty({ type: 'integer', minimum: 0, description: 'ceil(total_results / per_page)' })
   total_pages!: number;
+}
+
+/**
+ * The envelope of a route that answers exactly one item, `{ "data": [item], "meta": { "request_id" } }`,
+ * to extend and name: `@ApiSchema({ name: 'UsageResponse' }) class UsageResponseDto extends
+ * ItemEnvelopeDto(KeyUsageDto) {}` (as Nest's mapped types are used).
+ */
+export function ItemEnvelopeDto<Item>(item: Type<Item>) {
+  class ItemEnvelope {
+    @ApiProperty({ type: item, isArray: true, minItems: 1, maxItems: 1 })
+    data!: [Item];
+
+    @ApiProperty({ type: RequestMetaDto })
+    meta!: RequestMetaDto;
+  }
+  return ItemEnvelope;
 }

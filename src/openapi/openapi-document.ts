@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { tagDescription } from './api-tag.decorator';
 import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
 
@@ -46,7 +47,29 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
   config.info.license = { name: 'Proprietary: all rights reserved' };
-  return withHeadOperations(
-    toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false })),
+  return withUsedTagsDeclared(
+    withHeadOperations(toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }))),
   );
+}
+
+/**
+ * Declares, after the ones above, each tag an operation uses that is not declared yet, in the order
+ * of first use, with the description `@ApiTag` gave it: a module added by a team (docs/extending.md)
+ * needs no line here, and its document still passes the linters (both want tags declared, with a
+ * description).
+ */
+function withUsedTagsDeclared(document: OpenAPIObject): OpenAPIObject {
+  const declared = new Set((document.tags ?? []).map((tag) => tag.name));
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as { tags?: unknown }[]) {
+      if (!Array.isArray(operation?.tags)) continue;
+      for (const name of operation.tags as string[]) {
+        if (declared.has(name)) continue;
+        declared.add(name);
+        const description = tagDescription(name);
+        (document.tags ??= []).push(description === undefined ? { name } : { name, description });
+      }
+    }
+  }
+  return document;
 }

@@ -1,69 +1,41 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
-import helmet from 'helmet';
-
-type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
-
-/**
- * The headers every answer carries (OWASP REST Security Cheat Sheet), set by Helmet with everything
- * else of Helmet's turned off: the API serves JSON only, so the browser-page headers (frame options,
- * cross-origin policies, DNS prefetch) say nothing. Helmet writes the policy as
- * `default-src 'none';frame-ancestors 'none'` (the CSP grammar's separator without the optional space).
- */
-const fixedSecurityHeaders: Middleware = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-  },
-  referrerPolicy: { policy: 'no-referrer' },
-  xContentTypeOptions: true,
-  strictTransportSecurity: false,
-  crossOriginEmbedderPolicy: false,
-  crossOriginOpenerPolicy: false,
-  crossOriginResourcePolicy: false,
-  originAgentCluster: false,
-  xDnsPrefetchControl: false,
-  xDownloadOptions: false,
-  xFrameOptions: false,
-  xPermittedCrossDomainPolicies: false,
-  // Express's own `x-powered-by` setting is off (app.setup.ts).
-  xPoweredBy: false,
-  xXssProtection: false,
-});
-
-/** One year, subdomains included (Helmet's default), sent only on answers to HTTPS requests. */
-const strictTransportSecurity: Middleware = helmet.strictTransportSecurity();
+/** A response header as it is written: name and value. */
+type HeaderPair = readonly [name: string, value: string];
 
 /** The cache policy of an answer nothing else gives one (an authenticated `/v1` answer has its own). */
 export const DEFAULT_CACHE_CONTROL = 'no-store';
 
 /**
- * Express middleware, first in the chain: the fixed headers and `Cache-Control: no-store` on every
- * answer (routes with a cache policy replace it), and `Strict-Transport-Security` when the request
- * arrived over HTTPS, on this socket or by a trusted proxy's `X-Forwarded-Proto` (`req.secure`, which
- * follows the `trust proxy` setting). A browser only honours HSTS received over HTTPS anyway; it is
- * not sent over plain HTTP so the header never claims what the connection is not.
+ * The headers every answer carries (OWASP REST Security Cheat Sheet), in the order they are written.
+ * The API serves JSON only, so the browser-page headers (frame options, cross-origin policies, DNS
+ * prefetch) say nothing and are not sent. The policy is written `default-src 'none';frame-ancestors
+ * 'none'` (the CSP grammar's separator without the optional space), as Helmet, which set these
+ * headers before, writes it.
  */
-export function securityHeaders(req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Cache-Control', DEFAULT_CACHE_CONTROL);
-  fixedSecurityHeaders(req, res, req.secure ? () => strictTransportSecurity(req, res, next) : next);
-}
+export const EVERY_ANSWER_HEADERS: readonly HeaderPair[] = [
+  ['Cache-Control', DEFAULT_CACHE_CONTROL],
+  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+
+/**
+ * One year, subdomains included, sent only on answers to HTTPS requests: a browser honours HSTS
+ * received over HTTPS only, and the header never claims what the connection is not.
+ */
+export const STRICT_TRANSPORT_SECURITY: HeaderPair = [
+  'Strict-Transport-Security',
+  'max-age=31536000; includeSubDomains',
+];
 
 /**
  * The same headers as raw header lines, for answers written to the socket before Express sees a
- * request (`answerClientError`), over plain HTTP and over TLS. Read from the middleware itself, so
- * there is one list.
+ * request (`answerClientError`), over plain HTTP and over TLS.
  */
-export const SECURITY_HEADER_LINES = { http: headerLines(false), https: headerLines(true) } as const;
+export const SECURITY_HEADER_LINES = {
+  http: headerLines(EVERY_ANSWER_HEADERS),
+  https: headerLines([...EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY]),
+} as const;
 
-function headerLines(overTls: boolean): string {
-  const headers: Array<[string, string]> = [['Cache-Control', DEFAULT_CACHE_CONTROL]];
-  const recorder = {
-    setHeader: (name: string, value: string) => headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  } as unknown as ServerResponse;
-  const request = {} as IncomingMessage;
-  fixedSecurityHeaders(request, recorder, () => undefined);
-  if (overTls) strictTransportSecurity(request, recorder, () => undefined);
+function headerLines(headers: readonly HeaderPair[]): string {
   return headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
 }

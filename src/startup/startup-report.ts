@@ -1,7 +1,5 @@
-import { type INestApplication, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
-import { ApiKeyService } from '../auth/api-key.service';
-import { CatalogStateRepository } from '../catalog/catalog-state.repository';
 import type { AppConfig } from '../config/app-config';
 import { databaseLabel } from './database-label';
 
@@ -40,20 +38,26 @@ export function startupMessages(facts: StartupFacts): { info: string; warnings: 
   return { info: `Listening on ${facts.url}; database ${facts.database}; ${catalog}`, warnings };
 }
 
-/** Logs the start-up lines through the application's logger, once the server listens. */
-export async function reportStartup(app: INestApplication, config: AppConfig): Promise<void> {
+/** What the database holds at start, read by the caller (which has the application's services). */
+export type StoredFacts = Pick<StartupFacts, 'catalogVersion' | 'titleCount' | 'keyCount'>;
+
+/** Logs the start-up lines through the application's logger, once the server listens on `address`. */
+export async function reportStartup(
+  address: AddressInfo,
+  config: AppConfig,
+  readStored: () => Promise<StoredFacts>,
+): Promise<void> {
   const logger = new Logger('Startup');
-  const address = app.getHttpServer().address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   try {
-    const state = await app.get(CatalogStateRepository).current();
+    const stored = await readStored();
     const { info, warnings } = startupMessages({
       url: `${config.tls ? 'https' : 'http'}://${config.host.includes(':') ? host : config.host}:${address.port}`,
       database: databaseLabel(config.database),
       embedded: config.database.kind === 'embedded',
-      catalogVersion: state.catalogVersion,
-      titleCount: state.titleCount,
-      keyCount: await app.get(ApiKeyService).count(),
+      catalogVersion: stored.catalogVersion,
+      titleCount: stored.titleCount,
+      keyCount: stored.keyCount,
     });
     logger.log(info);
     for (const warning of warnings) logger.warn(warning);

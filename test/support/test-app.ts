@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { AppModule } from '../../src/app.module';
+import { AppModule, type AppOptions } from '../../src/app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup';
 import { ApiKeyService } from '../../src/auth/api-key.service';
 import { CatalogWriter } from '../../src/catalog/store/catalog-writer';
@@ -32,10 +32,14 @@ export interface TestApp {
 
 export const CATALOG_SERVED_WITHIN_MS = 1_000;
 
-/** The real AppModule over a fresh database, in process; `overrides` adjust the literal config. */
+/**
+ * The real AppModule over a fresh database, in process; `overrides` adjust the literal config,
+ * `options` are `AppModule.forRoot`'s (a team's extra modules).
+ */
 export async function createTestApp(
   overrides: Partial<AppConfig> = {},
   database?: TestDatabase,
+  options: AppOptions = {},
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config: AppConfig = {
@@ -44,7 +48,9 @@ export async function createTestApp(
     database: db.config,
     ...overrides,
   };
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config, options)],
+  }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), APP_OPTIONS);
   configureApp(app);
   await app.init();

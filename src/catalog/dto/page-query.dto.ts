@@ -1,8 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_PAGE, MAX_PER_PAGE } from '../../common/envelope';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
-
-export const MAX_PAGE = 1_000_000;
-export const MAX_PER_PAGE = 20;
 
 /** `page` and `limit`, shared by search, movies and series. */
 export class PageQueryDto {

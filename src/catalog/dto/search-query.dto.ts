@@ -2,22 +2,29 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
 import { LETTER_OR_NUMBER_PATTERN } from '../search/letter-or-number-pattern';
-import { MAX_QUERY_LENGTH, hasLetterOrNumber, normalizeSearchText } from '../search/search-text';
+import { MAX_QUERY_LENGTH, type SearchQuery, searchQuery } from '../search/search-text';
 import { TITLE_TYPES, type TitleType } from '../title';
 import { PageQueryDto } from './page-query.dto';
 
 export const MIN_YEAR = 1800;
 export const MAX_YEAR = 2100;
 
-/** `q`: 1 to 100 code points as received, holding a letter or number after normalization. */
+/**
+ * `q`: 1 to 100 code points as received, holding a letter or number after normalization (so at least
+ * one token: tokens are runs of letters and numbers). The text is normalized and tokenized here, once:
+ * the DTO keeps the result as `search` for the service.
+ */
 function IsSearchText(): PropertyDecorator {
   return ValidateBy({
     name: 'isSearchText',
     validator: {
-      validate: (value: unknown) => {
+      validate: (value: unknown, args) => {
         if (typeof value !== 'string') return false;
         const length = [...value].length;
-        return length >= 1 && length <= MAX_QUERY_LENGTH && hasLetterOrNumber(normalizeSearchText(value));
+        if (length < 1 || length > MAX_QUERY_LENGTH) return false;
+        const search = searchQuery(value);
+        (args!.object as SearchQueryDto).search = search;
+        return search.tokens.length > 0;
       },
       defaultMessage: () =>
         `q must be 1 to ${MAX_QUERY_LENGTH} characters and contain at least one letter or number`,
@@ -42,6 +49,9 @@ export class SearchQueryDto extends PageQueryDto {
     // \p{L} means "p{L}", and would refuse any text without a "p" (the unit test checks the pattern).
   })
   q!: string;
+
+  /** `q` as tokens and keys, made by its validation (not a query parameter: it has no validator). */
+  search!: SearchQuery;
 
   @IsOptional()
   @IsIn(TITLE_TYPES, { message: `type must be one of ${TITLE_TYPES.join(', ')}` })

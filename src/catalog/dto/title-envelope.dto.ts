@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PageMetaDto, RequestMetaDto } from '../../openapi/envelope.dto';
-import { MAX_PER_PAGE } from './page-query.dto';
+import { MAX_PER_PAGE } from '../../common/envelope';
+import { ItemEnvelopeDto, PageMetaDto } from '../../openapi/envelope.dto';
 import { TitleDto } from './title.dto';
 
 /** The page envelope of search, movies and series. */
@@ -15,10 +15,4 @@ export class TitlePageDto {
 
 /** The single-title envelope: `data` holds exactly one Title. */
 @ApiSchema({ name: 'TitleItem' })
-export class TitleItemDto {
-  @ApiProperty({ type: TitleDto, isArray: true, minItems: 1, maxItems: 1 })
-  data!: [TitleDto];
-
-  @ApiProperty({ type: RequestMetaDto })
-  meta!: RequestMetaDto;
-}
+export class TitleItemDto extends ItemEnvelopeDto(TitleDto) {}

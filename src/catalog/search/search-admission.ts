@@ -44,6 +44,18 @@ export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShu
     this.adapterHost.httpAdapter?.getHttpServer()?.off('request', this.countRequest);
   }
 
+  get concurrencyLimit(): number {
+    return this.share.concurrencyLimit;
+  }
+
+  get running(): number {
+    return this.share.runningCount;
+  }
+
+  get waiting(): number {
+    return this.share.waitingCount;
+  }
+
   /** Resolves when a search may start, to what to call when it has finished (see `SearchShare`). */
   admit(): Promise<SearchDone> | SearchDone {
     return this.share.admit();

@@ -1,4 +1,4 @@
-import type { SearchFilters } from './title-search.repository';
+import type { SearchFilters } from './search-filters';
 
 /**
  * What a search answer depends on: the query's tokens (not its raw text: "The  Matrix!" and

@@ -1,6 +1,7 @@
 import {
   MAX_SEARCH_WAIT_MS,
   MIN_SEARCHES_PER_WINDOW,
+  SEARCH_DURATION_TARGET_MS,
   SEARCH_RETRY_AFTER_SECONDS,
   SEARCH_SHARE,
   type SearchDone,
@@ -134,6 +135,28 @@ describe('SearchShare', () => {
     expect(searches.refusals).toEqual(Array(12 - 2 - fitting).fill(REFUSAL));
   });
 
+  it('before any search has finished, estimates waits with the duration target', () => {
+    const share = shareOf({ concurrency: 1 });
+    const searches = ask(share, 4);
+    // 1 runs; the 2nd would wait one target (100 ms); the 3rd two (200 ms), beyond the bound.
+    expect(searches.count()).toBe(1);
+    expect(share.waitingCount).toBe(1);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+  });
+
+  it('leaves slow searches less room to wait: the wait and the average duration within the latency target', () => {
+    const share = shareOf({ concurrency: 2, durationTargetMs: Number.POSITIVE_INFINITY });
+    // Searches have taken 200 ms: with 2 running, a slot frees every 100 ms on average, so the first
+    // waiting place (100 ms) would answer after 300 ms.
+    const first = ask(share, 2);
+    now += 200;
+    first.done.forEach((finish) => finish!());
+    const searches = ask(share, 4);
+    expect(searches.count()).toBe(2);
+    expect(share.waitingCount).toBe(0);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+  });
+
   it('refuses a waiting search that has not started when the bound ends', async () => {
     const share = shareOf({ concurrency: 1 });
     const searches = ask(share, 2);
@@ -152,10 +175,76 @@ describe('SearchShare', () => {
 
   it('refuses at once a search that finds too many waiting', () => {
     const share = shareOf({ concurrency: 1, maxWaiting: 3 });
+    ask(share, 1).done[0]!(); // searches take no time: only the count of those waiting refuses
     const searches = ask(share, 5);
     expect(share.waitingCount).toBe(3);
     expect(searches.refusals).toEqual([REFUSAL]);
     expect(share.takeRefusedCount()).toBe(1);
     expect(share.takeRefusedCount()).toBe(0);
+  });
+
+  describe('adaptive concurrency limit', () => {
+    const SLOW = SEARCH_DURATION_TARGET_MS + 1;
+
+    /** Asks `count` searches at once, each taking `durationMs`, and runs them all to their end. */
+    async function round(share: SearchShare, count: number, durationMs: number) {
+      const searches = ask(share, count);
+      const finished = new Set<number>();
+      for (;;) {
+        await settle();
+        const running = searches.done.flatMap((finish, i) => (finish && !finished.has(i) ? [i] : []));
+        if (running.length === 0) break;
+        now += durationMs;
+        for (const i of running) {
+          finished.add(i);
+          searches.done[i]!();
+        }
+      }
+      return searches;
+    }
+
+    it('halves the limit when a search takes longer than the target, once per round, never below 1', async () => {
+      const share = shareOf({ concurrency: 8 });
+      const limits: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const searches = ask(share, share.concurrencyLimit);
+        now += SLOW;
+        // All ran under the same limit: only the first slow one says it is too high.
+        searches.done.forEach((finish) => finish!());
+        limits.push(share.concurrencyLimit);
+      }
+      expect(limits).toEqual([4, 2, 1, 1]);
+    });
+
+    it('raises the limit again, about one a round, while searches within the target fill it, up to `concurrency`', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      expect(share.concurrencyLimit).toBe(2);
+      const limits: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        // One more than the limit: the last waits for a slot, as searches do under load.
+        await round(share, share.concurrencyLimit + 1, 10);
+        limits.push(share.concurrencyLimit);
+      }
+      expect(limits).toEqual([...limits].sort((a, b) => a - b));
+      expect(limits.slice(0, 4)).toContain(4);
+      expect(limits.slice(4)).toEqual([4, 4, 4, 4]);
+    });
+
+    it('does not raise the limit on fast searches that left it unused', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      expect(share.concurrencyLimit).toBe(2);
+      for (let i = 0; i < 20; i++) await round(share, 1, 10);
+      expect(share.concurrencyLimit).toBe(2);
+    });
+
+    it('runs and waits by the lowered limit', async () => {
+      const share = shareOf({ concurrency: 4 });
+      await round(share, 1, SLOW);
+      const searches = ask(share, 4);
+      expect(searches.count()).toBe(2);
+      expect(share.waitingCount).toBe(2);
+    });
   });
 });

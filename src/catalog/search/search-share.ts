@@ -17,6 +17,15 @@ export const MAX_WAITING_SEARCHES = 1_000;
 export const SEARCH_RETRY_AFTER_SECONDS = 1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
+/** How long an admitted search should take from arrival to answer: its wait and its statements. */
+export const SEARCH_LATENCY_TARGET_MS = 250;
+/**
+ * How long an admitted search should take in the database: what is left of the latency target after
+ * the longest wait. A search slower than this lowers the concurrency limit (see `SearchShare`).
+ */
+export const SEARCH_DURATION_TARGET_MS = SEARCH_LATENCY_TARGET_MS - MAX_SEARCH_WAIT_MS;
+/** The factor a slow search applies to the concurrency limit, at most once per round of searches. */
+const LIMIT_DECREASE = 0.5;
 
 /** What the process did over one window (see `SearchAdmission`). */
 export interface WindowLoad {
@@ -27,12 +36,16 @@ export interface WindowLoad {
 }
 
 export interface SearchShareOptions {
-  /** Searches that may run at once (the search database's own concurrency); more wait their turn. */
+  /**
+   * The most searches that may ever run at once (the search database's own concurrency); the
+   * adaptive limit stays between 1 and this.
+   */
   concurrency: number;
   /** The length of the windows `endWindow` closes. */
   windowMs: number;
   maxWaitMs?: number;
   maxWaiting?: number;
+  durationTargetMs?: number;
   clock?: () => number;
 }
 
@@ -47,9 +60,14 @@ interface WaitingSearch {
 /**
  * Searches are admitted by two bounds, and wait in one arrival-order queue with a bounded wait.
  *
- * - Concurrency: at most `concurrency` searches run at once (the search database's own: its pool
- *   size, or the embedded database's limit), so an admitted search never queues again for a
- *   connection.
+ * - Adaptive concurrency: at most `limit` searches run at once. The limit starts at `concurrency`
+ *   (the search database's own: its pool size, or the embedded database's limit), so an admitted
+ *   search never queues again for a connection. Searches running at once share the machine's cores,
+ *   so each takes longer the more run: a search that takes longer than `durationTargetMs` halves
+ *   the limit (at most once per round, i.e. once the searches running at that moment have had time
+ *   to finish; never below 1), and a search within the target while the limit was in use (full, or
+ *   searches waiting) raises it by 1/limit (one whole step per round, never above `concurrency`). The limit thus settles where
+ *   searches take about the target, unless even one at a time is slower.
  * - Share of a saturated process: over each window the process counts its requests; when the window
  *   ends with the event loop saturated and requests other than searches arrived, searches may start
  *   in the next window at most SEARCH_SHARE of all requests (SEARCH_SHARE / (1 − SEARCH_SHARE) per
@@ -59,11 +77,12 @@ interface WaitingSearch {
  *
  * Bounded queue wait: a search that arrives when it cannot start waits at most `maxWaitMs`. On
  * arrival its wait is estimated from its place in the queue: the running average of search durations
- * × the searches that must finish first / `concurrency`, and the windows its share needs; when the
- * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
- * not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
- * flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as expected (not
- * logged one by one).
+ * × the searches that must finish first / the concurrency limit, and the windows its share needs; when
+ * the estimate exceeds `maxWaitMs`, or with the average duration exceeds SEARCH_LATENCY_TARGET_MS
+ * (slow searches leave less room to wait), or `maxWaiting` already wait, it is refused at once. A waiting
+ * search not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with
+ * `Retry-After`, flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as
+ * expected (not logged one by one).
  */
 export class SearchShare {
   private budget = Number.POSITIVE_INFINITY;
@@ -71,16 +90,30 @@ export class SearchShare {
   private searchesArrived = 0;
   private running = 0;
   private refused = 0;
-  private averageDurationMs = 0;
+  /**
+   * Until a search has finished, the estimate assumes the duration target: a cold process flooded
+   * with searches then refuses on arrival what it could not start in time, instead of queueing every
+   * one of them on an estimate of zero and refusing them only when their wait runs out.
+   */
+  private averageDurationMs: number;
+  private durationMeasured = false;
+  private limit: number;
+  private lastDecreaseAt = Number.NEGATIVE_INFINITY;
   private windowEndsAt: number;
   private readonly waiting: WaitingSearch[] = [];
   private readonly maxWaitMs: number;
   private readonly maxWaiting: number;
+  private readonly durationTargetMs: number;
   private readonly clock: () => number;
 
   constructor(private readonly options: SearchShareOptions) {
     this.maxWaitMs = options.maxWaitMs ?? MAX_SEARCH_WAIT_MS;
     this.maxWaiting = options.maxWaiting ?? MAX_WAITING_SEARCHES;
+    this.durationTargetMs = options.durationTargetMs ?? SEARCH_DURATION_TARGET_MS;
+    this.averageDurationMs = Number.isFinite(this.durationTargetMs)
+      ? this.durationTargetMs
+      : SEARCH_DURATION_TARGET_MS;
+    this.limit = options.concurrency;
     this.clock = options.clock ?? Date.now;
     this.windowEndsAt = this.clock() + options.windowMs;
   }
@@ -91,6 +124,11 @@ export class SearchShare {
 
   get runningCount(): number {
     return this.running;
+  }
+
+  /** Searches that may run at once now (the adaptive limit, whole). */
+  get concurrencyLimit(): number {
+    return Math.floor(this.limit);
   }
 
   /** Searches refused since the last call (for a periodic log line instead of one per refusal). */
@@ -107,7 +145,12 @@ export class SearchShare {
   admit(): Promise<SearchDone> | SearchDone {
     this.searchesArrived++;
     if (this.waiting.length === 0 && this.canStart()) return this.start();
-    if (this.waiting.length >= this.maxWaiting || this.estimatedWaitMs() > this.maxWaitMs) {
+    const waitMs = this.estimatedWaitMs();
+    if (
+      this.waiting.length >= this.maxWaiting ||
+      waitMs > this.maxWaitMs ||
+      waitMs + this.averageDurationMs > SEARCH_LATENCY_TARGET_MS
+    ) {
       throw this.refuse();
     }
     return new Promise<SearchDone>((resolve, reject) => {
@@ -140,7 +183,8 @@ export class SearchShare {
    * and waiting searches ahead of it, and until a window has budget left for it.
    */
   private estimatedWaitMs(): number {
-    const { concurrency, windowMs } = this.options;
+    const { windowMs } = this.options;
+    const concurrency = this.concurrencyLimit;
     const mustFinish = this.running + this.waiting.length - concurrency + 1;
     const forSlot = mustFinish > 0 ? (mustFinish * this.averageDurationMs) / concurrency : 0;
     if (this.budget === Number.POSITIVE_INFINITY) return forSlot;
@@ -158,7 +202,7 @@ export class SearchShare {
   }
 
   private canStart(): boolean {
-    return this.running < this.options.concurrency && this.started < this.budget;
+    return this.running < this.concurrencyLimit && this.started < this.budget;
   }
 
   private start(): SearchDone {
@@ -169,14 +213,34 @@ export class SearchShare {
     return () => {
       if (finished) return;
       finished = true;
+      const limitInUse = this.running >= this.concurrencyLimit || this.waiting.length > 0;
       this.running--;
-      const duration = this.clock() - startedAt;
-      this.averageDurationMs =
-        this.averageDurationMs === 0
-          ? duration
-          : this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs);
+      const finishedAt = this.clock();
+      const duration = finishedAt - startedAt;
+      this.averageDurationMs = this.durationMeasured
+        ? this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs)
+        : duration;
+      this.durationMeasured = true;
+      this.adaptLimit(duration, startedAt, finishedAt, limitInUse);
       this.startWaiting();
     };
+  }
+
+  /**
+   * A slow search halves the limit, unless it started before the last decrease (it ran under the
+   * old limit, so it says nothing of the new one). A search within the target raises the limit by
+   * 1/limit when the limit was in use: as many running as it allows, or searches waiting (when it
+   * was not, the speed says nothing of the limit).
+   */
+  private adaptLimit(durationMs: number, startedAt: number, finishedAt: number, limitInUse: boolean): void {
+    const { concurrency } = this.options;
+    if (durationMs > this.durationTargetMs) {
+      if (startedAt < this.lastDecreaseAt) return;
+      this.limit = Math.max(1, this.limit * LIMIT_DECREASE);
+      this.lastDecreaseAt = finishedAt;
+    } else if (limitInUse) {
+      this.limit = Math.min(concurrency, this.limit + 1 / this.limit);
+    }
   }
 
   private startWaiting(): void {

@@ -1,16 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Slice } from '../../common/envelope';
 import { SearchDatabase } from '../../database/search-database';
 import type { TitleType } from '../title';
-import { titleSelectSql } from '../title-columns';
-import type { TitleRow } from '../title.serializer';
-import type { Slice } from '../title.repository';
+import { type TitleRow, titleSelectSql } from '../title-columns';
 import { relevanceTierSql } from './relevance';
+import type { SearchFilters } from './search-filters';
 import type { SearchQuery } from './search-text';
-
-export interface SearchFilters {
-  type?: TitleType;
-  year?: number;
-}
 
 export interface SearchResult {
   rows: TitleRow[];

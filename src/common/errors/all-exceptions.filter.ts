@@ -1,13 +1,12 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { PRE_LIMIT_ERROR_CLEARS } from '../access/access-headers';
 import { assignRequestId } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 import { recordResponseError } from './response-error-code';
 import { routeNotFoundMessage } from './route-not-found';
 import { errorEnvelope } from './error-envelope';
-
-const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After'];
 
 /**
  * The only place that writes error responses: every failure, ours or the framework's, becomes
@@ -34,7 +33,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     if (!definition.keepsRateLimitHeaders) {
-      for (const header of RATE_LIMIT_HEADERS) res.removeHeader(header);
+      for (const header of PRE_LIMIT_ERROR_CLEARS) res.removeHeader(header);
     }
     for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));

@@ -18,8 +18,8 @@ export interface AccessLine {
  * One JSON line per request, written when its response has been sent (`request completed`, level
  * info; `request errored`, level error, for a 5xx the service did not give on purpose) or when the
  * connection closed first (`request aborted`). The client address is the one Express settles on:
- * the peer's, or with TRUST_PROXY the nearest untrusted address of X-Forwarded-For. It also gives
- * the request its id (X-Request-Id) before anything else runs. The URL is
+ * the peer's, or with TRUST_PROXY the nearest untrusted address of X-Forwarded-For. The request's
+ * id is the one the first middleware gave it (`answerHeaders`; assigned here when none did). The URL is
  * logged with credentials redacted; headers never are. Nothing is built unless the line's level is
  * enabled, so at LOG_LEVEL=warn a successful request costs one listener.
  */

@@ -1,4 +1,4 @@
-import { CliError } from './cli-errors';
+import { CliError } from './cli-error';
 
 /** A whole decimal number within [min, max], or a one-line CLI error naming the option. */
 export function parseCliInteger(option: string, value: string, min: number, max: number): number {

@@ -1,6 +1,7 @@
 import express from 'express';
 import request from 'supertest';
-import { SECURITY_HEADER_LINES, securityHeaders } from './security-headers';
+import { answerHeaders } from './answer-headers.middleware';
+import { SECURITY_HEADER_LINES } from './security-headers';
 
 const CSP_DIRECTIVES = ["default-src 'none'", "frame-ancestors 'none'"];
 
@@ -9,8 +10,10 @@ const directives = (policy: string | undefined) => (policy ?? '').split(';').map
 
 function app(trustProxy: boolean) {
   return express()
+    .disable('x-powered-by')
+    .set('etag', false)
     .set('trust proxy', trustProxy)
-    .use(securityHeaders)
+    .use(answerHeaders)
     .get('/cached', (_req, res) => {
       res.set('Cache-Control', 'private, max-age=0, must-revalidate').json({});
     })
@@ -19,17 +22,32 @@ function app(trustProxy: boolean) {
     });
 }
 
-describe('securityHeaders', () => {
-  it('sets the fixed headers and no-store, and nothing else of Helmet', async () => {
+describe('answerHeaders', () => {
+  it('sets the security headers, no-store and the request id, and nothing else', async () => {
     const res = await request(app(false)).get('/plain');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(directives(res.headers['content-security-policy'])).toEqual(CSP_DIRECTIVES);
+    expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['strict-transport-security']).toBeUndefined();
-    for (const other of ['x-frame-options', 'cross-origin-opener-policy', 'x-dns-prefetch-control']) {
-      expect(res.headers[other]).toBeUndefined();
-    }
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // The set Helmet sent with everything but these three turned off, plus no-store and the id.
+    expect(Object.keys(res.headers).sort()).toEqual([
+      'cache-control',
+      'connection',
+      'content-length',
+      'content-security-policy',
+      'content-type',
+      'date',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-request-id',
+    ]);
+  });
+
+  it("echoes the client's acceptable request id", async () => {
+    const res = await request(app(false)).get('/plain').set('X-Request-Id', 'abc.DEF_1-2');
+    expect(res.headers['x-request-id']).toBe('abc.DEF_1-2');
   });
 
   it('leaves a route its own cache policy, and answers unknown routes with the headers too', async () => {
@@ -39,6 +57,7 @@ describe('securityHeaders', () => {
     const missing = await request(app(false)).get('/missing');
     expect(missing.status).toBe(404);
     expect(missing.headers['x-content-type-options']).toBe('nosniff');
+    expect(missing.headers['x-request-id']).toBeDefined();
   });
 
   it('sends HSTS only when a trusted proxy says the request was HTTPS', async () => {
@@ -49,11 +68,14 @@ describe('securityHeaders', () => {
   });
 
   it('gives raw refusals the same lines, HSTS only over TLS', () => {
-    expect(SECURITY_HEADER_LINES.http).toContain('X-Content-Type-Options: nosniff\r\n');
-    expect(SECURITY_HEADER_LINES.http).toContain('Cache-Control: no-store\r\n');
-    expect(SECURITY_HEADER_LINES.http).not.toContain('Strict-Transport-Security');
-    expect(SECURITY_HEADER_LINES.https).toContain(
-      'Strict-Transport-Security: max-age=31536000; includeSubDomains\r\n',
+    expect(SECURITY_HEADER_LINES.http).toBe(
+      'Cache-Control: no-store\r\n' +
+        "Content-Security-Policy: default-src 'none';frame-ancestors 'none'\r\n" +
+        'Referrer-Policy: no-referrer\r\n' +
+        'X-Content-Type-Options: nosniff\r\n',
+    );
+    expect(SECURITY_HEADER_LINES.https).toBe(
+      SECURITY_HEADER_LINES.http + 'Strict-Transport-Security: max-age=31536000; includeSubDomains\r\n',
     );
   });
 });

@@ -3,29 +3,32 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { AppModule } from '../app.module';
-import { APP_OPTIONS, configureApp, createHttpAdapter } from '../app.setup';
-import { DevelopmentKeyBootstrap } from '../auth/development-key.bootstrap';
-import type { AppConfig } from '../config/app-config';
-import { CertificateReloader } from '../server/certificate-reloader';
-import { drainOnSignals } from '../server/graceful-shutdown';
-import { httpsServerOptions } from '../server/http-server';
-import { readTlsCredentials } from '../server/tls-credentials';
-import { preflight } from './preflight';
-import { listenFailure } from './startup-failure';
-import { reportStartup } from './startup-report';
+import { AppModule, type AppOptions } from './app.module';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from './app.setup';
+import { ApiKeyService } from './auth/api-key.service';
+import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
+import { CatalogStateRepository } from './catalog/catalog-state.repository';
+import type { AppConfig } from './config/app-config';
+import { CertificateReloader } from './server/certificate-reloader';
+import { drainOnSignals } from './server/graceful-shutdown';
+import { httpsServerOptions } from './server/http-server';
+import { readTlsCredentials } from './server/tls-credentials';
+import { preflight } from './startup/preflight';
+import { listenFailure } from './startup/startup-failure';
+import { reportStartup } from './startup/startup-report';
 
 /**
  * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
- * embedded database going, so loading Nest and the application overlaps that work.
+ * embedded database going, so loading Nest and the application overlaps that work. `options` adds
+ * a team's modules (docs/extending.md).
  */
-export async function startServer(config: AppConfig): Promise<void> {
+export async function startServer(config: AppConfig, options: AppOptions = {}): Promise<void> {
   await preflight(config);
   const tls = config.tls ? readTlsCredentials(config.tls) : null;
   // Every log line of the start (Nest's, TypeORM's retries, the listen error Nest logs itself)
   // stays buffered until the server listens: a start that fails prints only its one line.
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config),
+    AppModule.forRoot(config, options),
     createHttpAdapter(),
     {
       ...APP_OPTIONS,
@@ -45,5 +48,12 @@ export async function startServer(config: AppConfig): Promise<void> {
   await app
     .get(DevelopmentKeyBootstrap)
     .createOnFirstRun(`${tls ? 'https' : 'http'}://localhost:${listening.port}`);
-  await reportStartup(app, config);
+  await reportStartup(listening, config, async () => {
+    const state = await app.get(CatalogStateRepository).current();
+    return {
+      catalogVersion: state.catalogVersion,
+      titleCount: state.titleCount,
+      keyCount: await app.get(ApiKeyService).count(),
+    };
+  });
 }

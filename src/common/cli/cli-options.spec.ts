@@ -1,4 +1,4 @@
-import { CliError } from './cli-errors';
+import { CliError } from './cli-error';
 import { parseCliInteger, parseCliText } from './cli-options';
 
 const cliErrorMessage = (work: () => unknown): string => {

@@ -1,0 +1,191 @@
+/**
+ * The cached title lookup of several compiled checkouts (or variants of one tree), A/B in one
+ * sitting, finely interleaved: every checkout's `full` admission server and one `bare` NestJS
+ * endpoint run side by side, and each round loads each of them in turn (the order rotated every
+ * round) with one hot id for `--seconds` after a short warm-up. On a shared machine the load moves
+ * within seconds, so what is quoted is the median over the rounds of each round's ratio (throughput,
+ * and the server's CPU time per request, which other tenants move less), each checkout against the
+ * first one and against the bare endpoint.
+ *
+ *   npx tsc -p bench/tsconfig.admission.json --outDir <dir>/bench/out    (per checkout or variant)
+ *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/ab-lookup.ts [--node PATH] \
+ *     [--rounds 12 --seconds 3 --warmup 1] main=/work/wt/main/… branch=…
+ *
+ * `--node` is the servers' runtime (Node 20, Node 24); the load generator runs on this process's.
+ * Writes its report to bench/out/ab-lookup-<timestamp>.json and prints it.
+ */
+import autocannon from 'autocannon';
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    node: { type: 'string', default: process.execPath },
+    rounds: { type: 'string', default: '12' },
+    seconds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '50' },
+    'base-port': { type: 'string', default: '4301' },
+  },
+});
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
+const ROUNDS = Number(values.rounds);
+
+interface Target {
+  label: string;
+  child: ChildProcess;
+  url: string;
+  key: string | null;
+}
+
+interface Sample {
+  requestsPerSecond: number;
+  cpuMicrosPerRequest: number;
+  non2xx: number;
+}
+
+function start(label: string, checkout: string, mode: 'full' | 'bare', port: number): Promise<Target> {
+  const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [mode, String(port)], {
+    execPath: values.node,
+    execArgv: [],
+    env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
+    child.on('message', (m: { type: string; key: string | null }) => {
+      if (m.type === 'ready') resolvePromise({ label, child, url: `http://127.0.0.1:${port}`, key: m.key });
+    });
+  });
+}
+
+function cpuMicros(target: Target): Promise<number> {
+  return new Promise((resolvePromise) => {
+    const onMessage = (m: { type: string; cpuMicros: number }) => {
+      if (m.type !== 'stats') return;
+      target.child.off('message', onMessage);
+      resolvePromise(m.cpuMicros);
+    };
+    target.child.on('message', onMessage);
+    target.child.send({ type: 'stats' });
+  });
+}
+
+async function measure(target: Target, path: string): Promise<Sample> {
+  const url = target.url + (target.key ? path : '/bare');
+  const headers: Record<string, string> = target.key ? { authorization: `Bearer ${target.key}` } : {};
+  const connections = Number(values.connections);
+  await autocannon({ url, connections, duration: Number(values.warmup), headers });
+  const before = await cpuMicros(target);
+  const result = await autocannon({ url, connections, duration: Number(values.seconds), headers });
+  const after = await cpuMicros(target);
+  return {
+    requestsPerSecond: result.requests.average,
+    cpuMicrosPerRequest: Math.round((after - before) / Math.max(1, result.requests.total)),
+    non2xx: result.non2xx + result.errors,
+  };
+}
+
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+async function main(): Promise<void> {
+  const checkouts = positionals.map((arg) => {
+    const [label, dir] = arg.split('=');
+    if (!label || !dir) throw new Error(`expected label=dir, got ${arg}`);
+    return { label, dir: resolve(dir) };
+  });
+  if (checkouts.length < 1) throw new Error('name at least one checkout: label=dir');
+  const db = new Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const [{ imdb_id: imdbId }] = (
+    await db.query<{ imdb_id: string }>(
+      'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
+    )
+  ).rows;
+  await db.end();
+  const path = `/v1/titles/${imdbId}`;
+  const basePort = Number(values['base-port']);
+  const targets = [
+    ...(await Promise.all(checkouts.map(({ label, dir }, i) => start(label, dir, 'full', basePort + i)))),
+    await start('bare', checkouts[0].dir, 'bare', basePort + checkouts.length),
+  ];
+  const samples = new Map<string, Sample[]>(targets.map((t) => [t.label, []]));
+  const loads: number[] = [];
+  try {
+    // The id is cached on its second ask.
+    for (const t of targets.filter((t) => t.key))
+      await autocannon({
+        url: t.url + path,
+        connections: 1,
+        amount: 2,
+        headers: { authorization: `Bearer ${t.key}` },
+      });
+    for (let round = 0; round < ROUNDS; round++) {
+      loads.push(loadavg()[0]);
+      for (let k = 0; k < targets.length; k++) {
+        const target = targets[(round + k) % targets.length];
+        samples.get(target.label)!.push(await measure(target, path));
+      }
+      console.error(
+        `round ${round + 1}: ${targets.map((t) => `${t.label} ${Math.round(samples.get(t.label)![round].requestsPerSecond)}`).join(', ')}`,
+      );
+    }
+  } finally {
+    for (const t of targets) t.child.send({ type: 'stop' });
+  }
+
+  const rounds = Array.from({ length: ROUNDS }, (_, i) => i);
+  const of = (label: string, i: number) => samples.get(label)![i];
+  /** Median over the rounds of a's over b's, by throughput and by CPU (b's CPU over a's: above 1, a is cheaper). */
+  const versus = (a: string, b: string) => ({
+    throughput: round3(median(rounds.map((i) => of(a, i).requestsPerSecond / of(b, i).requestsPerSecond))),
+    cpu: round3(median(rounds.map((i) => of(b, i).cpuMicrosPerRequest / of(a, i).cpuMicrosPerRequest))),
+  });
+  const first = checkouts[0].label;
+  const report = {
+    command: `ab-lookup.ts ${process.argv.slice(2).join(' ')}`,
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      loadAverage1mPerRound: loads.map((l) => round3(l)),
+    },
+    serverNode: values.node,
+    settings: { ...values, imdbId },
+    checkouts,
+    medians: Object.fromEntries(
+      targets.map((t) => [
+        t.label,
+        {
+          requestsPerSecond: Math.round(median(samples.get(t.label)!.map((s) => s.requestsPerSecond))),
+          cpuMicrosPerRequest: median(samples.get(t.label)!.map((s) => s.cpuMicrosPerRequest)),
+          non2xx: samples.get(t.label)!.reduce((sum, s) => sum + s.non2xx, 0),
+        },
+      ]),
+    ),
+    /** Median of the per-round ratios. */
+    versusFirst: Object.fromEntries(
+      checkouts.slice(1).map(({ label }) => [`${label} ÷ ${first}`, versus(label, first)]),
+    ),
+    versusBare: Object.fromEntries(checkouts.map(({ label }) => [`${label} ÷ bare`, versus(label, 'bare')])),
+    perRound: Object.fromEntries([...samples].map(([label, list]) => [label, list])),
+  };
+  const out = join(__dirname, 'out');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(
+    join(out, `ab-lookup-${report.date.replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(report, null, 2),
+  );
+  console.log(JSON.stringify({ ...report, perRound: undefined }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

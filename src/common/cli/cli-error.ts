@@ -1,0 +1,2 @@
+/** Raised by commands for bad arguments or refused operations; printed as one line. */
+export class CliError extends Error {}

@@ -1,5 +1,0 @@
-import { ApiKeyEntity } from '../auth/api-key.entity';
-import { CatalogStateEntity } from '../catalog/catalog-state.entity';
-
-/** Every TypeORM entity, listed explicitly (no globs). */
-export const ENTITIES = [CatalogStateEntity, ApiKeyEntity];

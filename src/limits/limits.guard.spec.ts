@@ -1,0 +1,94 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { attachAuthenticatedKey } from '../auth/authenticated-request';
+import { type LimitRow, type LimitTable, rollingWindow } from '../common/access/limit-table';
+import { ApiError } from '../common/errors/api-error';
+import { RouteMetadata } from '../common/routing/route-metadata';
+import { AllowanceStorage } from './allowance.storage';
+import { LimitsGuard } from './limits.guard';
+
+const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };
+
+function row(name: string, ms: number, refusal: LimitRow['refusal'], retryAfter: number): LimitRow {
+  return {
+    name,
+    window: rollingWindow(ms),
+    limit: { of: (key) => key.rpm, field: name, description: name },
+    refusal,
+    retryAfterSeconds: () => retryAfter,
+    counters: { table: `${name}_counters`, redis: false },
+    quota: false,
+  };
+}
+
+/** Longest window first: the package, left alone, would check the shorter fixed ttl first. */
+const TABLE: LimitTable = [
+  row('hour', 3_600_000, 'MONTHLY_QUOTA_EXCEEDED', 3_600),
+  row('minute', 60_000, 'RATE_LIMITED', 60),
+];
+
+class Handler {
+  get(): void {}
+}
+
+function httpContext(req: object, headers: Record<string, string>): ExecutionContext {
+  const res = { set: (values: Record<string, string>) => Object.assign(headers, values) };
+  return {
+    getHandler: () => Handler.prototype.get,
+    getClass: () => Handler,
+    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
+  } as unknown as ExecutionContext;
+}
+
+describe('LimitsGuard', () => {
+  const checked: string[] = [];
+  let refusing: string | null = null;
+  const storage: ThrottlerStorage = {
+    increment: async (_key, _ttl, _limit, _block, name) => {
+      checked.push(name);
+      return { totalHits: 1, timeToExpire: 60, isBlocked: name === refusing, timeToBlockExpire: 0 };
+    },
+  };
+  const allowances = new AllowanceStorage({});
+  let guard: LimitsGuard;
+
+  beforeEach(async () => {
+    checked.length = 0;
+    refusing = null;
+    // Fixed ttls, as a table of rolling windows could give them: the package sorts them shortest first.
+    const options: ThrottlerModuleOptions = {
+      throttlers: TABLE.map((limit) => ({ name: limit.name, ttl: limit.window.ttlMs(0), limit: 10 })),
+      getTracker: () => KEY.id,
+      generateKey: (_context, tracker, name) => `${name}:${tracker}`,
+      setHeaders: false,
+    };
+    guard = new LimitsGuard(options, storage, new RouteMetadata(), allowances, TABLE);
+    await guard.onModuleInit();
+  });
+
+  afterAll(() => allowances.onModuleDestroy());
+
+  it('checks the limits in the table’s order, whatever their ttls', async () => {
+    const req = {};
+    attachAuthenticatedKey(req, KEY);
+    await expect(guard.canActivate(httpContext(req, {}))).resolves.toBe(true);
+    expect(checked).toEqual(['hour', 'minute']);
+  });
+
+  it('refuses with the refusing row’s code and Retry-After, and stops there', async () => {
+    refusing = 'hour';
+    const req = {};
+    attachAuthenticatedKey(req, KEY);
+    const headers: Record<string, string> = {};
+    const refusal = await guard.canActivate(httpContext(req, headers)).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).code).toBe('MONTHLY_QUOTA_EXCEEDED');
+    expect((refusal as ApiError).headers).toMatchObject({
+      'X-RateLimit-Remaining': '0',
+      'Retry-After': '3600',
+    });
+    expect((refusal as ApiError).headers.RateLimit).toMatch(/^"hour";r=0;t=\d+, "minute";r=120;t=60$/);
+    expect(checked).toEqual(['hour']);
+    expect(headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '119' });
+  });
+});
