@@ -65,7 +65,7 @@ export class RoutedSearchDatabase extends SearchDatabase {
  * holds its exclusive lock until it replays the commit, and readers queue behind it; such a read is
  * cancelled (SQLSTATE 55P03) and sent to the primary instead (`replicaFailure`: a conflict).
  */
-export const REPLICA_LOCK_TIMEOUT_MS = 200;
+export const REPLICA_LOCK_TIMEOUT_MS = 100;
 
 const REPLICA_DEADLINE: RequestDeadline = { ...REQUEST_DEADLINE, lockTimeoutMs: REPLICA_LOCK_TIMEOUT_MS };
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Versioned } from '../../src/common/conditional/versioned';
-import { Database } from '../../src/database/database';
+import { CatalogReadDatabase } from '../../src/database/catalog-read-database';
 
 /** One genre and how many titles of the live catalog carry it. */
 export interface GenreCount {
@@ -24,8 +24,11 @@ const GENRE_COUNTS_SQL = `SELECT state.catalog_version, counts.genre, counts.tit
 
 @Injectable()
 export class GenreCountRepository {
-  /** `Database` comes from the global DatabaseModule: nothing to import. */
-  constructor(private readonly db: Database) {}
+  /**
+   * Catalog reads go through `CatalogReadDatabase` (a read replica under DATABASE_READ_URL, else the
+   * primary); it comes from the global DatabaseModule: nothing to import.
+   */
+  constructor(private readonly db: CatalogReadDatabase) {}
 
   async count(minTitles: number): Promise<Versioned<GenreCount[]>> {
     const rows = await this.db.query<{
