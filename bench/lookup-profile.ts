@@ -55,7 +55,9 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: DATABASE_URL });
   await db.connect();
   const [{ imdb_id: imdbId }] = (
-    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1')
+    await db.query<{ imdb_id: string }>(
+      'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
+    )
   ).rows;
   await db.end();
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
