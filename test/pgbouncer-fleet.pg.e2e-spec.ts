@@ -1,9 +1,10 @@
 import { Agent } from 'node:http';
 import { type CliResult, cliEnvironment, runCli } from './support/cli';
 import { freePort } from './support/free-port';
-import { FixtureFiles, basicsRow, ratingsRow } from './support/imdb-files';
+import { FixtureFiles } from './support/imdb-files';
 import { PgBouncer } from './support/pgbouncer';
 import { type HttpAnswer, ServerProcess } from './support/server-process';
+import { type StoryCatalog, storyCatalogFiles } from './support/story-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { awaitRoomInMinute, eventually } from './support/timing';
 
@@ -41,20 +42,7 @@ describe('three replicas behind PgBouncer in transaction mode', () => {
     if (direct) env.DATABASE_DIRECT_URL = directUrl;
     return runCli(args, env);
   };
-  const catalogFiles = (name: string, spec: typeof OLD) => ({
-    basics: files.basics(
-      `${name}.tsv`,
-      Array.from({ length: spec.count }, (_, i) =>
-        basicsRow(imdbId(i), i % 3 === 0 ? 'tvSeries' : 'movie', `${spec.marker} Story ${i}`, {
-          year: spec.year,
-        }),
-      ),
-    ),
-    ratings: files.ratings(
-      `${name}-ratings.tsv`,
-      Array.from({ length: spec.count }, (_, i) => ratingsRow(imdbId(i), '7.0', 1_000 + i)),
-    ),
-  });
+  const catalogFiles = (name: string, spec: StoryCatalog) => storyCatalogFiles(files, name, spec, imdbId);
   const createKey = async (name: string, rpm: number): Promise<string> => {
     const created = await cli([
       'keys:create',

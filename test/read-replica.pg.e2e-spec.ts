@@ -1,9 +1,10 @@
 import { Agent, get as httpGet } from 'node:http';
 import { type CliResult, runCli } from './support/cli';
 import { freePort } from './support/free-port';
-import { FixtureFiles, basicsRow, ratingsRow } from './support/imdb-files';
+import { FixtureFiles } from './support/imdb-files';
 import { PostgresServer } from './support/postgres-cluster';
 import { type HttpAnswer, ServerProcess } from './support/server-process';
+import { type StoryCatalog, storyCatalogFiles } from './support/story-catalog';
 import { eventually, sleep } from './support/timing';
 
 /**
@@ -48,20 +49,7 @@ describe('catalog reads on a streaming replica (DATABASE_READ_URL)', () => {
   const env = () => ({ DATABASE_URL: primary.url(DATABASE), DATABASE_READ_URL: replica.url(DATABASE) });
   const cli = (args: string[]): Promise<CliResult> =>
     runCli(args, { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env() });
-  const catalogFiles = (name: string, spec: typeof OLD) => ({
-    basics: files.basics(
-      `${name}.tsv`,
-      Array.from({ length: spec.count }, (_, i) =>
-        basicsRow(imdbId(i), i % 3 === 0 ? 'tvSeries' : 'movie', `${spec.marker} Story ${i}`, {
-          year: spec.year,
-        }),
-      ),
-    ),
-    ratings: files.ratings(
-      `${name}-ratings.tsv`,
-      Array.from({ length: spec.count }, (_, i) => ratingsRow(imdbId(i), '7.0', 1_000 + i)),
-    ),
-  });
+  const catalogFiles = (name: string, spec: StoryCatalog) => storyCatalogFiles(files, name, spec, imdbId);
 
   const replicaTarget = () => `127.0.0.1:${replica.port}`;
   const metrics = (): Promise<string> =>
