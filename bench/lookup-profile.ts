@@ -9,7 +9,7 @@
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     port: { type: 'string', default: '4271' },
     top: { type: 'string', default: '12' },
+    // Also write every function's µs per request (the measured window) here, to diff two checkouts.
+    'functions-out': { type: 'string' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -31,6 +33,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -55,7 +58,9 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: DATABASE_URL });
   await db.connect();
   const [{ imdb_id: imdbId }] = (
-    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1')
+    await db.query<{ imdb_id: string }>(
+      'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
+    )
   ).rows;
   await db.end();
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
@@ -74,7 +79,10 @@ async function main(): Promise<void> {
   // Twice, so the id is cached; then a short warm-up.
   await autocannon({ url, connections: 1, amount: 2, headers });
   await autocannon({ url, connections: 50, duration: 2, headers });
+  // V8's profile clock and process.hrtime are both the monotonic clock: only the measured run counts.
+  const windowStart = Number(process.hrtime.bigint() / 1000n);
   const result = await autocannon({ url, connections: 50, duration: Number(values.seconds), headers });
+  const windowEnd = Number(process.hrtime.bigint() / 1000n);
   await new Promise<void>((resolvePromise) => {
     child.removeAllListeners('exit');
     child.once('exit', () => resolvePromise());
@@ -86,7 +94,15 @@ async function main(): Promise<void> {
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
   let total = 0;
+  let at = profile.startTime;
+  const inWindow = profile.samples.map((_, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    return at >= windowStart && at <= windowEnd;
+  });
+  // Were the clocks not the same, the whole profile (start-up included) is what is left.
+  const windowed = inWindow.some(Boolean);
   profile.samples.forEach((sample, i) => {
+    if (windowed && !inWindow[i]) return;
     const { functionName, url: frameUrl, lineNumber } = byId.get(sample)!.callFrame;
     const delta = profile.timeDeltas[i] ?? 0;
     total += delta;
@@ -100,14 +116,21 @@ async function main(): Promise<void> {
   const sorted = (map: Map<string, number>) =>
     [...map].filter(([name]) => name !== 'idle' && !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]);
   const requests = result.requests.total;
+  if (values['functions-out'])
+    writeFileSync(
+      values['functions-out'],
+      JSON.stringify(
+        Object.fromEntries(sorted(functions).map(([name, micros]) => [name, micros / requests])),
+      ),
+    );
   console.log(
     JSON.stringify(
       {
         checkout,
         node: values.node,
         requestsPerSecond: Math.round(result.requests.average),
-        // The whole profile (start-up included) over the requests answered in the measured run.
-        busyMicrosPerRequestUpperBound: Math.round(busy / requests),
+        profiled: windowed ? 'the measured run only' : 'the whole process, start-up included',
+        busyMicrosPerRequest: Math.round(busy / requests),
         areaPercentOfBusy: Object.fromEntries(sorted(areas).map(([name, micros]) => [name, share(micros)])),
         topFunctionsPercentOfBusy: Object.fromEntries(
           sorted(functions)
