@@ -6,10 +6,12 @@
  * and Node version, e.g. main and a worktree of an earlier commit, on Node 20 and Node 24:
  *   npx tsc -p bench/tsconfig.admission.json   (in each checkout)
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/lookup-profile.ts --checkout . --node node
+ * Only the samples of the measured run count (V8's profile clock and process.hrtime are both the
+ * monotonic clock). `--functions-out FILE` writes every function's µs per request, to diff checkouts.
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +24,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     port: { type: 'string', default: '4271' },
     top: { type: 'string', default: '12' },
+    // Also write every function's µs per request (the measured window) here, to diff two checkouts.
+    'functions-out': { type: 'string' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -31,6 +35,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 interface Profile {
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -76,7 +81,10 @@ async function main(): Promise<void> {
   // Twice, so the id is cached; then a short warm-up.
   await autocannon({ url, connections: 1, amount: 2, headers });
   await autocannon({ url, connections: 50, duration: 2, headers });
+  // V8's profile clock and process.hrtime are both the monotonic clock: only the measured run counts.
+  const windowStart = Number(process.hrtime.bigint() / 1000n);
   const result = await autocannon({ url, connections: 50, duration: Number(values.seconds), headers });
+  const windowEnd = Number(process.hrtime.bigint() / 1000n);
   await new Promise<void>((resolvePromise) => {
     child.removeAllListeners('exit');
     child.once('exit', () => resolvePromise());
@@ -88,7 +96,15 @@ async function main(): Promise<void> {
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
   let total = 0;
+  let at = profile.startTime;
+  const inWindow = profile.samples.map((_, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    return at >= windowStart && at <= windowEnd;
+  });
+  // Were the clocks not the same, the whole profile (start-up included) is what is left.
+  const windowed = inWindow.some(Boolean);
   profile.samples.forEach((sample, i) => {
+    if (windowed && !inWindow[i]) return;
     const { functionName, url: frameUrl, lineNumber } = byId.get(sample)!.callFrame;
     const delta = profile.timeDeltas[i] ?? 0;
     total += delta;
@@ -102,14 +118,21 @@ async function main(): Promise<void> {
   const sorted = (map: Map<string, number>) =>
     [...map].filter(([name]) => name !== 'idle' && !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]);
   const requests = result.requests.total;
+  if (values['functions-out'])
+    writeFileSync(
+      values['functions-out'],
+      JSON.stringify(
+        Object.fromEntries(sorted(functions).map(([name, micros]) => [name, micros / requests])),
+      ),
+    );
   console.log(
     JSON.stringify(
       {
         checkout,
         node: values.node,
         requestsPerSecond: Math.round(result.requests.average),
-        // The whole profile (start-up included) over the requests answered in the measured run.
-        busyMicrosPerRequestUpperBound: Math.round(busy / requests),
+        profiled: windowed ? 'the measured run only' : 'the whole process, start-up included',
+        busyMicrosPerRequest: Math.round(busy / requests),
         areaPercentOfBusy: Object.fromEntries(sorted(areas).map(([name, micros]) => [name, share(micros)])),
         topFunctionsPercentOfBusy: Object.fromEntries(
           sorted(functions)

@@ -1,6 +1,7 @@
 import { PageQueryDto } from '../../catalog/dto/page-query.dto';
 import { SearchQueryDto } from '../../catalog/dto/search-query.dto';
 import { ApiError } from '../errors/api-error';
+import { NoQueryDto } from './no-query.dto';
 import { parseRawQuery } from './raw-query';
 import { validateQuery } from './validated-query.decorator';
 
@@ -53,6 +54,16 @@ describe('validateQuery', () => {
     );
     const raw = parseRawQuery('/x?__proto__=1');
     expect(validationMessage(() => validateQuery(PageQueryDto, raw))).toContain('__proto__');
+  });
+
+  it('takes no parameter for a DTO that declares none, and refuses any', () => {
+    expect(validateQuery(NoQueryDto, {})).toBeInstanceOf(NoQueryDto);
+    expect(validationMessage(() => validateQuery(NoQueryDto, { page: '1' }))).toBe(
+      'Unknown query parameter "page".',
+    );
+    expect(validationMessage(() => validateQuery(NoQueryDto, parseRawQuery('/x?__proto__=1')))).toContain(
+      '__proto__',
+    );
   });
 
   it('validates the search text and filters', () => {
