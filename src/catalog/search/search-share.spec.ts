@@ -145,20 +145,43 @@ describe('SearchShare', () => {
     expect(searches.refusals).toEqual(Array(4 - 1 - fitting).fill(REFUSAL));
   });
 
-  it('refuses a waiting search that has not started when the bound ends', async () => {
+  it('refuses a waiting search beyond the next round that has not started when the bound ends', async () => {
     const share = shareOf({ concurrency: 1 });
-    const searches = ask(share, 2);
-    expect(share.waitingCount).toBe(1);
+    ask(share, 1).done[0]!(); // searches take no time: every place is within the bound on arrival
+    const searches = ask(share, 3);
+    expect(share.waitingCount).toBe(2);
     jest.advanceTimersByTime(MAX_SEARCH_WAIT_MS - 1);
     await settle();
     expect(searches.refusals).toEqual([]);
     jest.advanceTimersByTime(1);
     await settle();
+    // The first waiting search is in the next round: it waits for the running one, however long.
     expect(searches.refusals).toEqual([REFUSAL]);
-    expect(share.waitingCount).toBe(0);
-    // The refused search never runs, and does not hold a slot.
+    expect(share.waitingCount).toBe(1);
+    jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
     searches.done[0]!();
+    await settle();
+    expect(searches.started).toEqual([true, true, false]);
+    // The refused search never runs, and does not hold a slot.
+    searches.done[1]!();
     expect(share.runningCount).toBe(0);
+  });
+
+  it('serves a few clients at once however slow searches are: a search in the next round is never refused', async () => {
+    const share = shareOf({ concurrency: 2 });
+    // Searches have taken 2 s: any wait estimate is far beyond the bound.
+    const slow = ask(share, 2);
+    now += 2_000;
+    slow.done.forEach((finish) => finish!());
+    const searches = ask(share, 5);
+    expect(searches.count()).toBe(2);
+    expect(share.waitingCount).toBe(2);
+    expect(searches.refusals).toEqual([REFUSAL]);
+    jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
+    searches.done[0]!();
+    searches.done[1]!();
+    await settle();
+    expect(searches.started).toEqual([true, true, true, true, false]);
   });
 
   it('refuses at once a search that finds too many waiting', () => {

@@ -47,7 +47,8 @@ export type SearchDone = () => void;
 
 interface WaitingSearch {
   start: (done: SearchDone) => void;
-  timer: NodeJS.Timeout;
+  /** Refuses the search when its wait runs out; none for a search in the next round. */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -63,7 +64,8 @@ interface WaitingSearch {
  *   limits keep most of the process. Otherwise (idle process, or searches alone) the window sets no
  *   bound.
  *
- * Bounded queue wait: a search that arrives when it cannot start waits at most `maxWaitMs`. On
+ * Bounded queue wait: a search that arrives when it cannot start, and is not in the next round (fewer
+ * waiting than `concurrency`, no share in force: see `inNextRound`), waits at most `maxWaitMs`. On
  * arrival its wait is estimated from its place in the queue: the running average of search durations
  * (ASSUMED_SEARCH_DURATION_MS until one has finished) × the searches that must finish first / `concurrency`, and the windows its share needs; when the
  * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
@@ -114,17 +116,18 @@ export class SearchShare {
   admit(): Promise<SearchDone> | SearchDone {
     this.searchesArrived++;
     if (this.waiting.length === 0 && this.canStart()) return this.start();
-    if (this.waiting.length >= this.maxWaiting || this.estimatedWaitMs() > this.maxWaitMs) {
+    const nextRound = this.inNextRound();
+    if (this.waiting.length >= this.maxWaiting || (!nextRound && this.estimatedWaitMs() > this.maxWaitMs)) {
       throw this.refuse();
     }
     return new Promise<SearchDone>((resolve, reject) => {
-      const entry: WaitingSearch = {
-        start: resolve,
-        timer: setTimeout(() => {
+      const entry: WaitingSearch = { start: resolve };
+      if (!nextRound) {
+        entry.timer = setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
           reject(this.refuse());
-        }, this.maxWaitMs),
-      };
+        }, this.maxWaitMs);
+      }
       this.waiting.push(entry);
     });
   }
@@ -157,6 +160,17 @@ export class SearchShare {
     const forBudget =
       windows > 0 ? Math.max(0, this.windowEndsAt - this.clock()) + (windows - 1) * windowMs : 0;
     return Math.max(forSlot, forBudget);
+  }
+
+  /**
+   * Whether a search arriving now is in the next round: fewer searches wait than may run at once,
+   * and no share bounds the process. It starts as soon as one running search ends (each is bounded
+   * by the request-path statement deadline), so it is neither refused on arrival nor timed out: a
+   * few clients searching at once are served, however slow the database is for the moment; only
+   * queues longer than a round are overload.
+   */
+  private inNextRound(): boolean {
+    return this.waiting.length < this.options.concurrency && this.budget === Number.POSITIVE_INFINITY;
   }
 
   private refuse(): ApiError {
