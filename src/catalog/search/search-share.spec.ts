@@ -167,22 +167,29 @@ describe('SearchShare', () => {
     expect(share.runningCount).toBe(0);
   });
 
-  it('serves a few clients at once however slow searches are: a search in the next round is never refused', async () => {
-    const share = shareOf({ concurrency: 2 });
-    // Searches have taken 2 s: any wait estimate is far beyond the bound.
-    const slow = ask(share, 2);
-    now += 2_000;
-    slow.done.forEach((finish) => finish!());
-    const searches = ask(share, 5);
-    expect(searches.count()).toBe(2);
-    expect(share.waitingCount).toBe(2);
-    expect(searches.refusals).toEqual([REFUSAL]);
-    jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
-    searches.done[0]!();
-    searches.done[1]!();
-    await settle();
-    expect(searches.started).toEqual([true, true, true, true, false]);
-  });
+  it.each([
+    ['idle', IDLE],
+    ['saturated (a share in force)', SATURATED],
+  ])(
+    'serves a few clients at once however slow searches are, the process %s: a search in the next round is never refused',
+    async (_, utilization) => {
+      const share = shareOf({ concurrency: 2 });
+      // Searches have taken 2 s: any wait estimate is far beyond the bound.
+      const slow = ask(share, 2);
+      now += 2_000;
+      slow.done.forEach((finish) => finish!());
+      share.endWindow({ utilization, requests: 1_000 });
+      const searches = ask(share, 5);
+      expect(searches.count()).toBe(2);
+      expect(share.waitingCount).toBe(2);
+      expect(searches.refusals).toEqual([REFUSAL]);
+      jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
+      searches.done[0]!();
+      searches.done[1]!();
+      await settle();
+      expect(searches.started).toEqual([true, true, true, true, false]);
+    },
+  );
 
   it('refuses at once a search that finds too many waiting', () => {
     const share = shareOf({ concurrency: 1, maxWaiting: 3 });

@@ -65,7 +65,7 @@ interface WaitingSearch {
  *   bound.
  *
  * Bounded queue wait: a search that arrives when it cannot start, and is not in the next round (fewer
- * waiting than `concurrency`, no share in force: see `inNextRound`), waits at most `maxWaitMs`. On
+ * waiting than `concurrency` and than MIN_SEARCHES_PER_WINDOW: see `inNextRound`), waits at most `maxWaitMs`. On
  * arrival its wait is estimated from its place in the queue: the running average of search durations
  * (ASSUMED_SEARCH_DURATION_MS until one has finished) × the searches that must finish first / `concurrency`, and the windows its share needs; when the
  * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
@@ -163,14 +163,15 @@ export class SearchShare {
   }
 
   /**
-   * Whether a search arriving now is in the next round: fewer searches wait than may run at once,
-   * and no share bounds the process. It starts as soon as one running search ends (each is bounded
-   * by the request-path statement deadline), so it is neither refused on arrival nor timed out: a
-   * few clients searching at once are served, however slow the database is for the moment; only
+   * Whether a search arriving now is in the next round: fewer searches wait than may run at once
+   * and than any window lets start (MIN_SEARCHES_PER_WINDOW). It starts as soon as one running search
+   * ends (each is bounded by the request-path statement deadline) and, under a share, in the next
+   * window at the latest, so it is neither refused on arrival nor timed out: a few clients searching
+   * at once are served, however slow the database or busy the process is for the moment; only
    * queues longer than a round are overload.
    */
   private inNextRound(): boolean {
-    return this.waiting.length < this.options.concurrency && this.budget === Number.POSITIVE_INFINITY;
+    return this.waiting.length < Math.min(this.options.concurrency, MIN_SEARCHES_PER_WINDOW);
   }
 
   private refuse(): ApiError {
