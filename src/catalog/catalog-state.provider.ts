@@ -32,10 +32,6 @@ export interface StateReading {
  * answer is no older than the read it joined (at most one query's duration, bounded by
  * CATALOG_STATE_TIMEOUT_MS) and a database outage fails it. Any number of concurrent callers share
  * one query, so under load the state costs one small query at a time, whatever the request rate.
- * `last()` is the newest successful reading, for callers that check an answer afterwards; none once
- * reads have moved to another server (a read replica left out or back, DATABASE_READ_URL) until a
- * reading from that server arrives, so an answer read there is never checked against another
- * server's version.
  */
 @Injectable()
 export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -45,8 +41,6 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   /** Reads started, the number of the read behind `newest`, and the first read `current()` trusts. */
   private started = 0;
   private newestNumber = 0;
-  /** The server `newest` was read from (`CatalogStateRepository.readGeneration` when it was sent). */
-  private newestGeneration = 0;
   private trustedFrom = 0;
   private poll: NodeJS.Timeout | undefined;
 
@@ -93,14 +87,8 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     return read;
   }
 
-  last(): StateReading | null {
-    const newest = this.newest;
-    return newest && this.newestGeneration === this.repository.readGeneration ? newest : null;
-  }
-
   private async read(): Promise<StateReading> {
     const sentAt = Date.now();
-    const generation = this.repository.readGeneration;
     const number = ++this.started;
     let state: CatalogState;
     try {
@@ -114,7 +102,6 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     if (number > this.newestNumber) {
       this.newest = reading;
       this.newestNumber = number;
-      this.newestGeneration = generation;
     }
     return reading;
   }

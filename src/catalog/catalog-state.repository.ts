@@ -21,11 +21,6 @@ const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "t
 export class CatalogStateRepository {
   constructor(private readonly db: CatalogReadDatabase) {}
 
-  /** Which server a read sent now goes to (changes when reads move; see `CatalogReadDatabase`). */
-  get readGeneration(): number {
-    return this.db.generation;
-  }
-
   async current(): Promise<CatalogState> {
     const rows = await this.db.query<CatalogState>(STATE_SQL);
     if (!rows[0]) throw new Error('catalog_state has no row');

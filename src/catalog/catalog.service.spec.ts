@@ -62,16 +62,16 @@ describe('CatalogService title lookups', () => {
       stateReads++;
       return { state: { catalogVersion: live.version }, sentAt: Date.now() };
     };
-    const state = {
-      fresh: read,
-      current: read,
-      last: () => ({ state: { catalogVersion: live.version }, sentAt: Date.now() }),
-    } as unknown as CatalogStateProvider;
+    const state = { current: read } as unknown as CatalogStateProvider;
     const search = {
       search: async (query: { key: string }) => {
         searchQueries++;
         const matches = [...live.titles].filter(([, title]) => title.toLowerCase().includes(query.key));
-        return { rows: matches.map(([imdbId, title]) => row(imdbId, title)), total: matches.length };
+        return {
+          rows: matches.map(([imdbId, title]) => row(imdbId, title)),
+          total: matches.length,
+          version: live.version,
+        };
       },
     } as unknown as TitleSearchRepository;
     caches = new CatalogCaches({ cacheBudgetBytes: 1024 * 1024 });
@@ -132,6 +132,17 @@ describe('CatalogService title lookups', () => {
       expect(searchQueries).toBe(1);
       await ask('one', 2);
       expect(searchQueries).toBe(2);
+      // The version came with the search's own statements: no state read of its own.
+      expect(stateReads).toBe(1);
+    });
+
+    it('keeps and tags no answer whose statements saw different catalogs', async () => {
+      const search = service['titleSearch'] as { search: (...args: unknown[]) => Promise<unknown> };
+      search.search = async () => ({ rows: [row('tt1', 'One')], total: 1, version: null });
+      const first = await ask('one');
+      expect(first.version).toBeNull();
+      await ask('one');
+      expect(admitted).toBe(2);
     });
 
     it('asks the database again once the live version has changed', async () => {

@@ -48,24 +48,24 @@ export class CatalogService {
   }
 
   /**
-   * Search spans several statements, so its version is the live one read before it starts (its
-   * data is that version's or, when an ingest commits meanwhile, newer), kept only when no newer
-   * reading has arrived by the end.
+   * Each search statement reads the catalog version with its data (`TitleSearchRepository`): the
+   * answer is kept and tagged under that version, or under none when its statements saw different
+   * catalogs (an ingest committed between them).
    */
   private async readSearch(
     text: SearchQuery,
     key: string,
     query: SearchQueryDto,
   ): Promise<Versioned<PageJson>> {
-    const before = (await this.state.fresh()).state.catalogVersion;
     const result = await this.titleSearch.search(
       text,
       { type: query.type, year: query.year },
       pageSlice(query.page, query.limit),
     );
-    const after = this.state.last()?.state.catalogVersion;
-    const version = before === after ? before : null;
-    return { version, value: this.page(this.caches.searches, version, key, result, query) };
+    return {
+      version: result.version,
+      value: this.page(this.caches.searches, result.version, key, result, query),
+    };
   }
 
   /** A list page from the list cache, or one statement reading the page and its version together. */

@@ -11,18 +11,12 @@ import { PostgresSearchDatabase, SearchDatabase } from './search-database';
  * `ReadRouter` chose. Keys, limits, quota and the catalog load use `Database`, always the primary.
  */
 export abstract class CatalogReadDatabase implements SqlExecutor {
-  /** Changes whenever reads move to another server: a reading taken under another one came from elsewhere. */
-  abstract readonly generation: number;
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 export class RoutedCatalogReads extends CatalogReadDatabase {
   constructor(private readonly router: ReadRouter) {
     super();
-  }
-
-  get generation(): number {
-    return this.router.generation;
   }
 
   query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> {

@@ -10,6 +10,21 @@ import type { SearchQuery } from './search-text';
 export interface SearchResult {
   rows: TitleRow[];
   total: number;
+  /**
+   * The catalog version the statements read (each reads catalog_state with its data, in one
+   * snapshot), or null when a search's statements saw different versions (an ingest committed
+   * between them) or there is no catalog.
+   */
+  version: string | null;
+}
+
+/** The live catalog state as a one-row FROM item: every statement reads its version with its data. */
+const STATE_ROW =
+  'FROM (SELECT catalog_version, search_pair_min_titles FROM catalog_state WHERE id = 1) state';
+
+/** One version for a search whose statements read `versions`, or null when they disagree. */
+function commonVersion(...versions: Array<string | null>): string | null {
+  return versions.every((version) => version === versions[0]) ? versions[0] : null;
 }
 
 /**
@@ -58,11 +73,16 @@ export class TitleSearchRepository {
     if (query.tokens.length === 1) return this.exactKey(query, query.key, filters, slice);
 
     const plan = await this.listSizes(distinct);
-    if (distinct.some((token) => plan.totals.get(token) === undefined)) return { rows: [], total: 0 };
+    const none = { rows: [], total: 0, version: plan.version };
+    if (distinct.some((token) => plan.totals.get(token) === undefined)) return none;
     const frequent = (token: string) =>
       plan.pairMinTitles !== null && plan.totals.get(token)! >= plan.pairMinTitles;
+    const withPlan = async (result: Promise<SearchResult>): Promise<SearchResult> => {
+      const found = await result;
+      return { ...found, version: commonVersion(plan.version, found.version) };
+    };
     if (query.tokens.length === 2 && distinct.length === 2 && distinct.every(frequent)) {
-      return this.exactKey(query, query.key, filters, slice);
+      return withPlan(this.exactKey(query, query.key, filters, slice));
     }
     let candidates = distinct[0];
     for (const key of plan.totals.keys()) {
@@ -70,14 +90,16 @@ export class TitleSearchRepository {
     }
     // Two frequent tokens always have a pair list when some title holds both.
     for (const [a, b] of pairs(distinct.filter(frequent))) {
-      if (!plan.totals.has(`${a} ${b}`)) return { rows: [], total: 0 };
+      if (!plan.totals.has(`${a} ${b}`)) return none;
     }
-    return this.rankCandidates(
-      query,
-      candidates,
-      filters,
-      slice,
-      coveringLists(distinct, candidates, plan.totals),
+    return withPlan(
+      this.rankCandidates(
+        query,
+        candidates,
+        filters,
+        slice,
+        coveringLists(distinct, candidates, plan.totals),
+      ),
     );
   }
 
@@ -107,10 +129,10 @@ export class TitleSearchRepository {
   /** A precomputed list: the page is a slice of it, the total its length. One round trip. */
   private async rankedList(key: string, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
     const column = listColumn(filters.type);
-    const rows = await this.db.query<TitleRow & { total: number }>(
+    const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
       `SELECT coalesce(${filters.type === undefined ? 'l.total' : 'cardinality(l.list)'}, 0)::int AS total,
-              ${titleSelectSql('t')}
-       FROM (SELECT 1) one
+              state.catalog_version, ${titleSelectSql('t')}
+       ${STATE_ROW}
        LEFT JOIN LATERAL (
          SELECT total, ${column} AS list FROM search_lists WHERE key = $1 AND year = $2
        ) l ON true
@@ -119,23 +141,28 @@ export class TitleSearchRepository {
        ORDER BY p.pos`,
       [key, filters.year ?? ANY_YEAR, slice.offset, slice.limit],
     );
-    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
+    return pageOf(rows);
   }
 
   /** The sizes of the whole-catalog lists of the tokens and their pairs, and the pair threshold. */
   private async listSizes(
     tokens: string[],
-  ): Promise<{ totals: Map<string, number>; pairMinTitles: number | null }> {
+  ): Promise<{ totals: Map<string, number>; pairMinTitles: number | null; version: string | null }> {
     const keys = [...tokens, ...pairs(tokens).map(([a, b]) => `${a} ${b}`)];
-    const rows = await this.db.query<{ key: string | null; total: number | null; pair_min: number | null }>(
-      `SELECT l.key, l.total, state.search_pair_min_titles AS pair_min
-       FROM (SELECT search_pair_min_titles FROM catalog_state WHERE id = 1) state
+    const rows = await this.db.query<{
+      key: string | null;
+      total: number | null;
+      pair_min: number | null;
+      catalog_version: string | null;
+    }>(
+      `SELECT l.key, l.total, state.search_pair_min_titles AS pair_min, state.catalog_version
+       ${STATE_ROW}
        LEFT JOIN search_lists l ON l.key = ANY($1::text[]) AND l.year = ${ANY_YEAR}`,
       [keys],
     );
     const totals = new Map<string, number>();
     for (const row of rows) if (row.key !== null && row.total !== null) totals.set(row.key, row.total);
-    return { totals, pairMinTitles: rows[0]?.pair_min ?? null };
+    return { totals, pairMinTitles: rows[0]?.pair_min ?? null, version: rows[0]?.catalog_version ?? null };
   }
 
   /**
@@ -189,17 +216,26 @@ export class TitleSearchRepository {
     order: (prefix: string) => string,
     params: unknown[],
   ): Promise<SearchResult> {
-    const rows = await this.db.query<TitleRow & { total: number }>(
+    const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
       `${matchesCte}
-       SELECT (SELECT count(*) FROM matches)::int AS total, ${titleSelectSql('t')}
-       FROM (SELECT 1) one
+       SELECT (SELECT count(*) FROM matches)::int AS total, state.catalog_version, ${titleSelectSql('t')}
+       ${STATE_ROW}
        LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${order('')} LIMIT $4 OFFSET $5) m ON true
        LEFT JOIN titles t ON t.id = m.id
        ORDER BY ${order('m.')}`,
       params,
     );
-    return { rows: rows.filter((row) => row.id !== null), total: rows[0]?.total ?? 0 };
+    return pageOf(rows);
   }
+}
+
+/** A page statement's rows (one row of nulls when the page is empty) as a result with its version. */
+function pageOf(rows: Array<TitleRow & { total: number; catalog_version: string | null }>): SearchResult {
+  return {
+    rows: rows.filter((row) => row.id !== null),
+    total: rows[0]?.total ?? 0,
+    version: rows[0]?.catalog_version ?? null,
+  };
 }
 
 /**
