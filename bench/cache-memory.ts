@@ -1,8 +1,9 @@
 /**
  * Heap held by full catalog caches against the bytes they count: fills CatalogCaches (default
  * CACHE_BUDGET_MB, or the variable) with titles and 20-title pages read from a loaded catalog
- * (BENCH_DATABASE_URL) until each cache evicts, and prints, per cache, its entries, the bytes it
- * counts and the heap it holds, each heap reading after a full garbage collection.
+ * (BENCH_DATABASE_URL) until each cache evicts, one cache at a time (each may fill the whole shared
+ * budget), and prints, per cache, its entries, the bytes it counts and the heap it holds, each heap
+ * reading after a full garbage collection.
  *   node --expose-gc -r ts-node/register/transpile-only bench/cache-memory.ts
  */
 import { Client } from 'pg';
@@ -22,14 +23,15 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
   await db.connect();
   await db.query('SELECT setseed(0.42)');
-  // Enough titles to overfill the largest share (half the budget) at ~1.3 KB a title.
-  const wanted = Math.ceil(cacheBudgetBytes / 2 / 1000) + 1000;
+  // Enough titles, and pages of them, to overfill the whole budget (a title's text is ~0.7–1.3 KB).
+  const wanted = Math.ceil(cacheBudgetBytes / 500);
   const { rows } = await db.query<TitleRow>(
     `SELECT ${titleSelectSql('t')} FROM titles t ORDER BY random() LIMIT ${wanted}`,
   );
   await db.end();
   if (rows.length === 0) throw new Error('no titles');
-  const caches = new CatalogCaches({ cacheBudgetBytes });
+  // A fresh set of caches for each phase, so one cache's entries are not evicted by the next's.
+  let caches = new CatalogCaches({ cacheBudgetBytes });
   const texts = rows.map(serializeTitleJson);
   const heap = () => {
     gc();
@@ -52,11 +54,13 @@ async function main(): Promise<void> {
   for (let start = 0; start + PAGE_SIZE <= texts.length; start += PAGE_SIZE) {
     pages.push({ itemsJson: jsonArray(texts.slice(start, start + PAGE_SIZE)), total: rows.length });
   }
+  caches = new CatalogCaches({ cacheBudgetBytes });
   before = heap();
   pages.forEach((page, i) =>
     caches.searches.store('v', `q${i}`, { ...page, itemsJson: copy(page.itemsJson) }),
   );
   report.searches = measure(caches.searches, heap() - before);
+  caches = new CatalogCaches({ cacheBudgetBytes });
   before = heap();
   pages.forEach((page, i) => {
     const key = listCacheKey('movies', i + 1, PAGE_SIZE);
