@@ -202,9 +202,9 @@ async function main(): Promise<void> {
             await sleep(QUIET_MS);
             const after = await transactions(admin, database);
             const windowMs = Date.now() - startedAt;
-            const answered = Math.round(result.requests.average * SECONDS);
+            const answered = result.requests.total;
             const counted = after - before;
-            const quietBackground = idlePerMs * (windowMs - SECONDS * 1000);
+            const quietBackground = idlePerMs * (windowMs - result.duration * 1000);
             const per = (n: number) => ((n / answered) * 1000).toFixed(1);
             console.log(
               `| ${via} | ${connections} | ${requestClass.name} | ${answered} | ${Math.round(result.requests.average)} | ` +
