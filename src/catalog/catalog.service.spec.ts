@@ -120,6 +120,20 @@ describe('CatalogService title lookups', () => {
     expect(titleQueries).toBe(4);
   });
 
+  it('answers concurrent misses of one title, search or list page with one read (and one search admission)', async () => {
+    const titlesAsked = await Promise.all([1, 2, 3].map(() => title(service.getByImdbId('tt1'))));
+    expect(titlesAsked.map((answer) => answer.value.title)).toEqual(['One', 'One', 'One']);
+    const searchesAsked = await Promise.all(
+      [1, 2, 3].map(() => page(service.search({ q: 'one', search: searchQuery('one'), page: 1, limit: 20 }))),
+    );
+    expect(searchesAsked.map((answer) => answer.value.items.length)).toEqual([1, 1, 1]);
+    const listsAsked = await Promise.all(
+      [1, 2, 3].map(() => page(service.list('movies', { page: 1, limit: 20 }))),
+    );
+    expect(listsAsked.map((answer) => answer.value.total)).toEqual([1, 1, 1]);
+    expect([titleQueries, searchQueries, admitted, listQueries]).toEqual([1, 1, 1, 1]);
+  });
+
   describe('searches', () => {
     const ask = (q: string, page = 1) => service.search({ q, search: searchQuery(q), page, limit: 20 });
 
