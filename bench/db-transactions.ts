@@ -7,8 +7,10 @@
  *
  * Counting: `pg_stat_database.xact_commit + xact_rollback` of the database, read before and after
  * each run. Backends flush their counters at most once a second and within 10 s of going idle, so
- * each reading waits 11 s of quiet first; the server's catalog-state poll (2 statements a second)
- * runs through those waits too, so each row also shows the count net of the poll's share.
+ * each reading waits 11 s of quiet first; the server's catalog-state reads run through those waits
+ * too, so each row also shows the count net of their share: 2 a second where the server polls
+ * (PgBouncer without DATABASE_DIRECT_URL: no change feed), one every 5 s where its change feed is
+ * live (direct, and PgBouncer with DATABASE_DIRECT_URL as docs/operations.md advises).
  *
  *   npm run build && npx ts-node --transpile-only bench/db-transactions.ts [--titles 30000] [--seconds 5]
  *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
@@ -19,7 +21,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
-import { CATALOG_STATE_POLL_MS } from '../src/catalog/catalog-state.provider';
+import { CATALOG_STATE_POLL_MS, CATALOG_STATE_SAFETY_NET_MS } from '../src/catalog/catalog-state.provider';
 import { freePort } from '../test/support/free-port';
 import { PgBouncer } from '../test/support/pgbouncer';
 import { ServerProcess } from '../test/support/server-process';
@@ -166,14 +168,22 @@ async function main(): Promise<void> {
       `| path | connections | class | requests | req/s | non-2xx | transactions | per 1,000 | per 1,000 net of the poll |`,
     );
     console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const [via, url] of [
-      ['direct', directUrl.toString()],
-      ['PgBouncer', bouncer.url(directUrl.toString())],
-    ] as const) {
-      const server = await ServerProcess.start(await freePort(), {
-        DATABASE_URL: url,
-        SHUTDOWN_GRACE_MS: '0',
-      });
+    const bounced = bouncer.url(directUrl.toString());
+    const paths = [
+      {
+        via: 'direct',
+        env: { DATABASE_URL: directUrl.toString() },
+        stateReadMs: CATALOG_STATE_SAFETY_NET_MS,
+      },
+      { via: 'PgBouncer', env: { DATABASE_URL: bounced }, stateReadMs: CATALOG_STATE_POLL_MS },
+      {
+        via: 'PgBouncer + DATABASE_DIRECT_URL',
+        env: { DATABASE_URL: bounced, DATABASE_DIRECT_URL: directUrl.toString() },
+        stateReadMs: CATALOG_STATE_SAFETY_NET_MS,
+      },
+    ];
+    for (const { via, env: serverEnv, stateReadMs } of paths) {
+      const server = await ServerProcess.start(await freePort(), { ...serverEnv, SHUTDOWN_GRACE_MS: '0' });
       try {
         for (const connections of [4, 50]) {
           for (const requestClass of classes) {
@@ -195,7 +205,7 @@ async function main(): Promise<void> {
             const windowMs = Date.now() - startedAt;
             const answered = Math.round(result.requests.average * SECONDS);
             const counted = after - before;
-            const poll = windowMs / CATALOG_STATE_POLL_MS;
+            const poll = windowMs / stateReadMs;
             const per = (n: number) => ((n / answered) * 1000).toFixed(1);
             console.log(
               `| ${via} | ${connections} | ${requestClass.name} | ${answered} | ${Math.round(result.requests.average)} | ` +
