@@ -148,10 +148,16 @@ export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBoots
     }
   }
 
-  /** Connects, listens and self-tests one new session; on failure, tries again later. */
+  /** Connects, listens and self-tests one new session; on failure, tries again later. Never rejects. */
   private async open(): Promise<void> {
     if (this.stopped) return;
-    const session = this.newClient();
+    let session: FeedClient;
+    try {
+      session = this.newClient();
+    } catch (error) {
+      this.logger.warn(`No change feed: ${messageOf(error)}`);
+      return;
+    }
     this.session = session;
     session.on('error', (error: Error) => this.lose(session, messageOf(error)));
     session.on('end', () => this.lose(session, 'the connection ended'));
