@@ -34,11 +34,11 @@ export const KEY_MISS_REREAD_INTERVAL_MS = 50;
 const KEY_MISS_WAIT_MS = 250;
 
 /**
- * Every stored key (hash → policy and disabled flag), held by every replica, kept current by a
- * change notice (a re-read at once; `ChangeFeed`) or, without a live feed, by polling: authenticating a known
- * key costs no query; a malformed one costs none either, and well-formed unknown ones share one
- * re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A flood of distinct keys
- * evicts nothing.
+ * Every stored key (hash → policy and disabled flag), held by every replica and kept current by
+ * change notices (a re-read at once; `ChangeFeed`) or, without a live feed, by polling:
+ * authenticating a known key costs no query; a malformed one costs none either, and well-formed
+ * unknown ones share one re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A
+ * flood of distinct keys evicts nothing.
  */
 @Injectable()
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
