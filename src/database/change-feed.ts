@@ -13,8 +13,11 @@ export const CHANGE_CHANNEL = 'catalog_api_changes';
 export const FEED_SELF_TEST_MS = 1_000;
 /** A statement on the listening session that has not answered in this long takes the feed down. */
 export const FEED_QUERY_TIMEOUT_MS = 1_000;
-/** A live session with no statement for this long is pinged, so a silently dead one is found. */
-export const FEED_IDLE_PING_MS = 6_000;
+/**
+ * A live session with no statement for this long is pinged, so a silently dead one is found even
+ * when no consumer reads on it (the catalog state's safety net does, every 5 s).
+ */
+export const FEED_IDLE_PING_MS = 10_000;
 /** Reconnection waits start here and double after each failed attempt, up to the maximum. */
 export const FEED_RETRY_MIN_MS = 1_000;
 export const FEED_RETRY_MAX_MS = 60_000;
