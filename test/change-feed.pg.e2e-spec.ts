@@ -3,7 +3,7 @@ import { CatalogStateRepository } from '../src/catalog/catalog-state.repository'
 import { CHANGE_CHANNEL, ChangeFeed } from '../src/database/change-feed';
 import { type CliResult, cliEnvironment, runCli } from './support/cli';
 import { freePort } from './support/free-port';
-import { FixtureFiles, basicsRow } from './support/imdb-files';
+import { FixtureFiles, basicsRow, ratingsRow } from './support/imdb-files';
 import { PgBouncer } from './support/pgbouncer';
 import { ServerProcess } from './support/server-process';
 import { type TestApp, CATALOG_SERVED_WITHIN_MS, createTestApp } from './support/test-app';
@@ -13,7 +13,11 @@ import { eventually, sleep } from './support/timing';
 /** A one-title catalog file named by its version, loaded by the CLI (another process). */
 function ingest(files: FixtureFiles, env: NodeJS.ProcessEnv, version: string): Promise<CliResult> {
   const basics = files.basics(`${version}.tsv`, [basicsRow('tt7000001', 'movie', `Feed ${version}`)]);
-  return runCli(['catalog:ingest', '--basics', basics, '--catalog-version', version], env);
+  const ratings = files.ratings(`${version}-ratings.tsv`, [ratingsRow('tt7000001', '7.0', 10)]);
+  return runCli(
+    ['catalog:ingest', '--basics', basics, '--ratings', ratings, '--catalog-version', version],
+    env,
+  );
 }
 
 async function createKey(env: NodeJS.ProcessEnv): Promise<{ id: string; key: string }> {
