@@ -167,14 +167,20 @@ async function main(): Promise<void> {
       `| path | connections | class | requests | req/s | non-2xx | transactions | per 1,000 | per 1,000 net of the quiet seconds' idle rate |`,
     );
     console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const [via, url] of [
-      ['direct', directUrl.toString()],
-      ['PgBouncer', bouncer.url(directUrl.toString())],
-    ] as const) {
-      const server = await ServerProcess.start(await freePort(), {
-        DATABASE_URL: url,
-        SHUTDOWN_GRACE_MS: '0',
-      });
+    const bounced = bouncer.url(directUrl.toString());
+    const paths = [
+      {
+        via: 'direct',
+        env: { DATABASE_URL: directUrl.toString() },
+      },
+      { via: 'PgBouncer', env: { DATABASE_URL: bounced } },
+      {
+        via: 'PgBouncer + DATABASE_DIRECT_URL',
+        env: { DATABASE_URL: bounced, DATABASE_DIRECT_URL: directUrl.toString() },
+      },
+    ];
+    for (const { via, env: serverEnv } of paths) {
+      const server = await ServerProcess.start(await freePort(), { ...serverEnv, SHUTDOWN_GRACE_MS: '0' });
       try {
         await sleep(QUIET_MS);
         const idleFrom = await transactions(admin, database);

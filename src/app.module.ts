@@ -38,7 +38,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
-        DatabaseModule.forRoot(ENTITIES),
+        DatabaseModule.forRoot(ENTITIES, { listen: true }),
         AuthModule,
         ApiKeyAuthModule,
         LimitsModule,

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { CATALOG_STATE_SAFETY_NET_MS } from '../src/catalog/catalog-state.provider';
 import { HttpMetrics } from '../src/metrics/http-metrics';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { eventually } from './support/timing';
@@ -96,6 +97,14 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     }
   });
 
+  it('shows whether the change feed is live (PostgreSQL only: the embedded database has none)', async () => {
+    if (TEST_ENGINE === 'postgres') {
+      await eventually(async () => sample((await scrape()).body, 'db_change_feed_live') === 1, 5_000, 50);
+    } else {
+      expect((await scrape()).body).not.toContain('db_change_feed_live');
+    }
+  });
+
   it("shows each catalog cache's bytes and entries, its floor and the budget they share", async () => {
     await t.get('/v1/search?q=love').expect(200);
     await t.get('/v1/movies?limit=3').expect(200);
@@ -146,14 +155,15 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     await db.query('ALTER TABLE catalog_state RENAME TO catalog_state_away');
     try {
       // The gauges show the process's newest state reading: NaN once a read has failed (the state
-      // is read every 500 ms), and each scrape still answers 200.
+      // is read every 500 ms, or every 5 s while a change feed is live: nothing announces a
+      // renamed table), and each scrape still answers 200.
       await eventually(
         async () => {
           const { status, body } = await scrape();
           expect(status).toBe(200);
           return Number.isNaN(sample(body, 'catalog_titles'));
         },
-        3_000,
+        CATALOG_STATE_SAFETY_NET_MS + 2_000,
         100,
       );
     } finally {

@@ -2,7 +2,13 @@ import { Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import type { ErrorCode } from '../common/errors/error-catalogue';
 import { hashApiKey } from './api-key-format';
-import { ApiKeyDirectory, KEY_MISS_REREAD_INTERVAL_MS, KEY_REFRESH_INTERVAL_MS } from './api-key-directory';
+import { FakeChangeFeed } from '../../test/support/fake-change-feed';
+import {
+  ApiKeyDirectory,
+  KEY_MISS_REREAD_INTERVAL_MS,
+  KEY_REFRESH_INTERVAL_MS,
+  KEY_SAFETY_NET_MS,
+} from './api-key-directory';
 import { ApiKeyService, type KeyChangeListener, type StoredKey } from './api-key.service';
 
 const KEY = `mov_live_${'k'.repeat(43)}`;
@@ -165,5 +171,44 @@ describe('ApiKeyDirectory', () => {
     const answer = eventualCodeOf(() => directory.authenticate(`Bearer ${KEY}`));
     await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
     expect(await answer).toBe('INVALID_API_KEY');
+  });
+
+  describe('with a change feed', () => {
+    let feed: FakeChangeFeed;
+    let fed: ApiKeyDirectory;
+
+    beforeEach(async () => {
+      directory.onModuleDestroy(); // only this one reads from here on
+      feed = new FakeChangeFeed();
+      fed = new ApiKeyDirectory(fake.service as unknown as ApiKeyService, feed);
+      await fed.onModuleInit();
+      feed.setLive(true);
+      await jest.advanceTimersByTimeAsync(0);
+      fake.service.statesChangedWithin.mockClear();
+    });
+    afterEach(() => fed.onModuleDestroy());
+
+    it('re-reads on a key notice at once, and otherwise only as a safety net, within the 10 s rule', async () => {
+      await jest.advanceTimersByTimeAsync(KEY_SAFETY_NET_MS - 1_000);
+      expect(fake.service.statesChangedWithin).not.toHaveBeenCalled();
+      fake.service.statesChangedWithin.mockResolvedValue([state(KEY, { disabled: true })]);
+      feed.notice('catalog');
+      feed.notice('keys');
+      await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+      expect(codeOf(() => fed.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      // The safety net counts from the last periodic refresh, so it comes anyway; one tick late at most.
+      await jest.advanceTimersByTimeAsync(2_000);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(2);
+      expect(KEY_SAFETY_NET_MS + 1_000).toBeLessThan(10_000);
+    });
+
+    it('refreshes at once when the feed is lost, then as often as without a feed', async () => {
+      feed.setLive(false);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+      await jest.advanceTimersByTimeAsync(KEY_REFRESH_INTERVAL_MS);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(2);
+    });
   });
 });

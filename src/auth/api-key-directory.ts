@@ -2,14 +2,23 @@ import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { ApiError } from '../common/errors/api-error';
 import { hashApiKey, readBearerCredentials } from './api-key-format';
 import type { KeyPolicy } from '../common/access/key-policy';
+import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { ApiKeyService, type StoredKey } from './api-key.service';
 
 /**
- * How often every replica re-reads the keys changed lately. A disable made by another process is
- * refused everywhere within about this long (the contract allows 10 s). A new key does not wait
- * for it: an unknown key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
+ * Without a live change feed: how often every replica re-reads the keys changed lately. A disable
+ * made by another process is refused everywhere within about this long (the contract allows 10 s).
+ * A new key does not wait for it: an unknown key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
  */
 export const KEY_REFRESH_INTERVAL_MS = 2_000;
+/**
+ * With a live change feed, a key change is announced at its commit and re-read at once; the keys
+ * are re-read only this often, a safety net for a session that died silently: a disable is then
+ * refused within this long plus one read (and one refresh tick), inside the contract's 10 s.
+ */
+export const KEY_SAFETY_NET_MS = 7_000;
+/** How often the directory checks whether a refresh is due (no statement unless one is). */
+const REFRESH_TICK_MS = 1_000;
 /** Each refresh re-reads keys changed within the time since the last good one plus this margin. */
 const REFRESH_OVERLAP_S = 10;
 /** Deletions and changes made outside `updated_at` are picked up by a full reload this often. */
@@ -25,10 +34,11 @@ export const KEY_MISS_REREAD_INTERVAL_MS = 50;
 const KEY_MISS_WAIT_MS = 250;
 
 /**
- * Every stored key (hash → policy and disabled flag), held by every replica: authenticating a known
- * key costs no query; a malformed one costs none either, and well-formed unknown ones share one
- * re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A flood of distinct keys
- * evicts nothing.
+ * Every stored key (hash → policy and disabled flag), held by every replica and kept current by
+ * change notices (a re-read at once; `ChangeFeed`) or, without a live feed, by polling:
+ * authenticating a known key costs no query; a malformed one costs none either, and well-formed
+ * unknown ones share one re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A
+ * flood of distinct keys evicts nothing.
  */
 @Injectable()
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
@@ -37,25 +47,41 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private hashById = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeFeed: (() => void) | undefined;
   private lastRefreshAt = 0;
+  private lastRefreshStartedAt = 0;
   private lastFullLoadAt = 0;
   private refreshing = false;
-  /** The miss re-read that has not started yet (later misses join it), and the latest one. */
-  private nextMissReread: Promise<void> | undefined;
-  private lastMissReread: Promise<void> = Promise.resolve();
-  private lastMissRereadAt = Number.NEGATIVE_INFINITY;
+  /** The re-read that has not started yet (later misses and notices join it), and the latest one. */
+  private nextReread: Promise<void> | undefined;
+  private lastReread: Promise<void> = Promise.resolve();
+  private lastRereadAt = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly apiKeys: ApiKeyService) {}
+  constructor(
+    private readonly apiKeys: ApiKeyService,
+    private readonly feed: ChangeFeed = new NoChangeFeed(),
+  ) {}
 
   async onModuleInit(): Promise<void> {
     this.unsubscribe = this.apiKeys.onChange((key) => this.put(key));
+    this.unsubscribeFeed = this.feed.subscribe({
+      changed: (topic) => {
+        if (topic === 'keys') void this.scheduleReread();
+      },
+      // Notices may have been missed around the change.
+      liveChanged: () => void this.refresh(),
+    });
     await this.reloadAll();
-    this.timer = setInterval(() => void this.refresh(), KEY_REFRESH_INTERVAL_MS).unref();
+    this.timer = setInterval(() => {
+      const interval = this.feed.live ? KEY_SAFETY_NET_MS : KEY_REFRESH_INTERVAL_MS;
+      if (Date.now() - this.lastRefreshStartedAt >= interval) void this.refresh();
+    }, REFRESH_TICK_MS).unref();
   }
 
   onModuleDestroy(): void {
     clearInterval(this.timer);
     this.unsubscribe?.();
+    this.unsubscribeFeed?.();
   }
 
   /**
@@ -82,6 +108,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     if (this.refreshing) return;
     this.refreshing = true;
     const startedAt = Date.now();
+    this.lastRefreshStartedAt = startedAt;
     try {
       if (startedAt - this.lastFullLoadAt >= FULL_RELOAD_INTERVAL_MS) {
         await this.reloadAll();
@@ -105,29 +132,30 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private async awaitMissReread(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, KEY_MISS_WAIT_MS)));
-    await Promise.race([this.scheduleMissReread(), waited]);
+    await Promise.race([this.scheduleReread(), waited]);
     clearTimeout(timer);
   }
 
-  private scheduleMissReread(): Promise<void> {
-    if (this.nextMissReread) return this.nextMissReread;
-    const previous = this.lastMissReread;
+  /** A re-read of the recent changes that starts after this call (for a miss, or a change notice). */
+  private scheduleReread(): Promise<void> {
+    if (this.nextReread) return this.nextReread;
+    const previous = this.lastReread;
     const reread = (async () => {
       await previous;
-      const wait = this.lastMissRereadAt + KEY_MISS_REREAD_INTERVAL_MS - Date.now();
+      const wait = this.lastRereadAt + KEY_MISS_REREAD_INTERVAL_MS - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       // From here on, a new miss may have come after this read's snapshot: it schedules the next.
-      this.nextMissReread = undefined;
-      this.lastMissRereadAt = Date.now();
+      this.nextReread = undefined;
+      this.lastRereadAt = Date.now();
       try {
         await this.readRecentChanges();
       } catch (error) {
         // The periodic refresh warns about an unreachable database; a flood must not repeat it.
-        this.logger.debug({ err: error }, 'Could not re-read the API keys for an unknown key');
+        this.logger.debug({ err: error }, 'Could not re-read the recently changed API keys');
       }
     })();
-    this.nextMissReread = reread;
-    this.lastMissReread = reread;
+    this.nextReread = reread;
+    this.lastReread = reread;
     return reread;
   }
 
@@ -146,6 +174,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     this.hashById = new Map(keys.map((key) => [key.policy.id, key.keyHash]));
     this.lastFullLoadAt = startedAt;
     this.lastRefreshAt = startedAt;
+    this.lastRefreshStartedAt = Math.max(this.lastRefreshStartedAt, startedAt);
   }
 
   private put(key: StoredKey): void {

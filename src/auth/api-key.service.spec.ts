@@ -20,8 +20,9 @@ function storedKey(key: string, overrides: Partial<ApiKeyEntity> = {}): ApiKeyEn
   };
 }
 
+/** The repository, with a manager whose transaction hands it back and records its statements. */
 function mockRepository() {
-  return {
+  const repo = {
     findOneBy: jest.fn<Promise<ApiKeyEntity | null>, [Partial<ApiKeyEntity>]>(),
     create: jest.fn((input: Partial<ApiKeyEntity>) => ({ ...input }) as ApiKeyEntity),
     save: jest.fn(async (entity: ApiKeyEntity) => ({
@@ -32,7 +33,21 @@ function mockRepository() {
     find: jest.fn<Promise<ApiKeyEntity[]>, [unknown]>(),
     count: jest.fn<Promise<number>, []>(),
     update: jest.fn<Promise<{ affected?: number | null }>, [unknown, unknown]>(),
+    manager: {
+      /** Statements sent inside a transaction, with the writes before them. */
+      inTransaction: [] as string[],
+      transaction: jest.fn(async (work: (manager: unknown) => Promise<unknown>) =>
+        work({
+          getRepository: () => repo,
+          query: async (sql: string, params: unknown[]) => {
+            repo.manager.inTransaction.push(`${sql} ${JSON.stringify(params)}`);
+            return [];
+          },
+        }),
+      ),
+    },
   };
+  return repo;
 }
 
 describe('ApiKeyService', () => {
@@ -86,6 +101,12 @@ describe('ApiKeyService', () => {
       expect(first.summary.id).not.toBe(second.summary.id);
     });
 
+    it("announces the new key to the servers' change feeds in its transaction", async () => {
+      await service.create({ name: 'partner', rpm: 60, monthlyQuota: 1_000 });
+      expect(repo.manager.transaction).toHaveBeenCalledTimes(1);
+      expect(repo.manager.inTransaction).toEqual(['SELECT pg_notify($1, $2) ["catalog_api_changes","keys"]']);
+    });
+
     it('tells change listeners about the new key at once, by hash and policy', async () => {
       const listener = jest.fn();
       service.onChange(listener);
@@ -129,6 +150,9 @@ describe('ApiKeyService', () => {
       repo.update.mockResolvedValueOnce({ affected: 1 });
       await expect(service.setDisabled('id-1', false)).resolves.toBe(true);
       expect(repo.update).toHaveBeenLastCalledWith({ id: 'id-1' }, { disabled: false });
+      expect(repo.manager.inTransaction).toEqual(
+        Array(2).fill('SELECT pg_notify($1, $2) ["catalog_api_changes","keys"]'),
+      );
     });
 
     it('tells change listeners about the new state', async () => {

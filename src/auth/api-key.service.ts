@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { announceChange } from '../database/change-feed';
 import type { KeyPolicy } from '../common/access/key-policy';
 import { ApiKeyEntity } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
@@ -50,7 +51,7 @@ export class ApiKeyService {
       monthlyQuota: input.monthlyQuota,
       disabled: false,
     });
-    const saved = await this.keys.save(entity);
+    const saved = await this.announcing((keys) => keys.save(entity));
     this.notify(saved);
     return { key, summary: summarize(saved) };
   }
@@ -63,9 +64,12 @@ export class ApiKeyService {
     return this.keys.count();
   }
 
-  /** Sets the disabled flag (and updated_at, which replicas poll); false when no key has the id. */
+  /**
+   * Sets the disabled flag (and updated_at, which replicas poll, and announces it to their change
+   * feeds); false when no key has the id.
+   */
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
-    const result = await this.keys.update({ id }, { disabled });
+    const result = await this.announcing((keys) => keys.update({ id }, { disabled }));
     if ((result.affected ?? 0) === 0) return false;
     if (this.listeners.size > 0) {
       const entity = await this.keys.findOneBy({ id });
@@ -92,6 +96,15 @@ export class ApiKeyService {
   onChange(listener: KeyChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Runs a change in a transaction that also announces it: listening servers hear it at the commit. */
+  private announcing<T>(change: (keys: Repository<ApiKeyEntity>) => Promise<T>): Promise<T> {
+    return this.keys.manager.transaction(async (manager: EntityManager) => {
+      const result = await change(manager.getRepository(ApiKeyEntity));
+      await announceChange({ query: (sql, params) => manager.query(sql, params as unknown[]) }, 'keys');
+      return result;
+    });
   }
 
   private notify(entity: ApiKeyEntity): void {

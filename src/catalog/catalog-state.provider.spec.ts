@@ -1,7 +1,10 @@
+import { FakeChangeFeed } from '../../test/support/fake-change-feed';
 import type { CatalogStateRepository } from './catalog-state.repository';
 import {
+  CATALOG_STATE_LIVE_MAX_AGE_MS,
   CATALOG_STATE_MAX_AGE_MS,
   CATALOG_STATE_POLL_MS,
+  CATALOG_STATE_SAFETY_NET_MS,
   CATALOG_STATE_TIMEOUT_MS,
   CatalogStateProvider,
 } from './catalog-state.provider';
@@ -133,5 +136,94 @@ describe('CatalogStateProvider', () => {
     expect((await after).state.catalogVersion).toBe('v2');
     expect((await provider.current()).state.catalogVersion).toBe('v2');
     expect(repository.current).toHaveBeenCalledTimes(3);
+  });
+
+  describe('with a change feed', () => {
+    /** A provider whose feed is live, bootstrapped, with a first reading (v1) taken on the feed. */
+    async function liveProvider() {
+      jest.useFakeTimers();
+      const { repository, pending } = controlledRepository();
+      const feed = new FakeChangeFeed();
+      const provider = new CatalogStateProvider(repository, feed);
+      provider.onApplicationBootstrap();
+      feed.setLive(true);
+      expect(repository.current).toHaveBeenLastCalledWith(feed);
+      pending[0].resolve(row('v1'));
+      await jest.advanceTimersByTimeAsync(0);
+      return { repository, pending, feed, provider };
+    }
+
+    it(`reads only every ${CATALOG_STATE_SAFETY_NET_MS} ms while live, on the feed, and trusts a reading meanwhile`, async () => {
+      const { repository, pending, feed, provider } = await liveProvider();
+      try {
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_SAFETY_NET_MS - CATALOG_STATE_POLL_MS);
+        expect((await provider.current()).state.catalogVersion).toBe('v1');
+        expect(repository.current).toHaveBeenCalledTimes(1);
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
+        expect(repository.current).toHaveBeenCalledTimes(2);
+        expect(repository.current).toHaveBeenLastCalledWith(feed);
+        // A late safety-net read holds no request until the live trust runs out.
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_LIVE_MAX_AGE_MS - CATALOG_STATE_SAFETY_NET_MS - 1);
+        expect((await provider.current()).state.catalogVersion).toBe('v1');
+        pending[1].resolve(row('v1'));
+      } finally {
+        provider.onApplicationShutdown();
+      }
+    });
+
+    it('a catalog notice starts a read at once, and no earlier reading answers after it', async () => {
+      const { repository, pending, feed, provider } = await liveProvider();
+      try {
+        feed.notice('keys');
+        expect(repository.current).toHaveBeenCalledTimes(1);
+        feed.notice('catalog');
+        expect(repository.current).toHaveBeenCalledTimes(2);
+        const answer = provider.current();
+        expect(repository.current).toHaveBeenCalledTimes(2);
+        pending[1].resolve(row('v2'));
+        expect((await answer).state.catalogVersion).toBe('v2');
+      } finally {
+        provider.onApplicationShutdown();
+      }
+    });
+
+    it('when the feed is lost it reads at once on its pool, then polls and trusts as without a feed', async () => {
+      const { repository, pending, feed, provider } = await liveProvider();
+      try {
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_MAX_AGE_MS);
+        feed.setLive(false);
+        expect(repository.current).toHaveBeenCalledTimes(2);
+        expect(repository.current).toHaveBeenLastCalledWith();
+        pending[1].resolve(row('v1'));
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
+        expect(repository.current).toHaveBeenCalledTimes(3);
+        pending[2].resolve(row('v2'));
+        await jest.advanceTimersByTimeAsync(CATALOG_STATE_MAX_AGE_MS);
+        // The poll's read is in flight and the newest reading is too old to trust without the feed.
+        const answer = provider.current();
+        pending.at(-1)!.resolve(row('v3'));
+        expect((await answer).state.catalogVersion).toBe('v3');
+      } finally {
+        provider.onApplicationShutdown();
+      }
+    });
+
+    it("a read that fails on the feed's session is answered by the pool", async () => {
+      jest.useFakeTimers();
+      const feed = new FakeChangeFeed();
+      feed.live = true;
+      const repository = {
+        current: jest.fn(async (on?: unknown) => {
+          if (on === feed) {
+            feed.live = false; // as the real feed does on a failed statement
+            throw new Error('Query read timeout');
+          }
+          return row('v1');
+        }),
+      } as unknown as CatalogStateRepository & { current: jest.Mock };
+      const provider = new CatalogStateProvider(repository, feed);
+      expect((await provider.fresh()).state.catalogVersion).toBe('v1');
+      expect(repository.current.mock.calls).toEqual([[feed], []]);
+    });
   });
 });

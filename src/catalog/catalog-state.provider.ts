@@ -1,17 +1,30 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { type CatalogState, CatalogStateRepository } from './catalog-state.repository';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
 
-/** How often each process reads the catalog state, whatever its load (one small statement). */
+/** Without a live change feed: how often each process reads the catalog state (one small statement). */
 export const CATALOG_STATE_POLL_MS = 500;
 
 /**
- * How old the newest reading may be for `current()` to answer with it, without a query: two polls.
- * A new catalog is served within one poll (plus a query) of its ingest's commit.
+ * Without a live change feed: how old the newest reading may be for `current()` to answer with it,
+ * without a query: two polls. A new catalog is served within one poll (plus a query) of its commit.
  */
 export const CATALOG_STATE_MAX_AGE_MS = 1_000;
+
+/**
+ * With a live change feed, a new catalog is announced at its commit, and the state is read again
+ * only this often: a safety net that also proves the feed's session alive (it reads on it).
+ */
+export const CATALOG_STATE_SAFETY_NET_MS = 5_000;
+
+/**
+ * With a live change feed, how old the newest reading may be for `current()`: the safety net's
+ * interval plus one read's timeout, so a late safety-net read holds no request.
+ */
+export const CATALOG_STATE_LIVE_MAX_AGE_MS = CATALOG_STATE_SAFETY_NET_MS + CATALOG_STATE_TIMEOUT_MS;
 
 /** A state read and when it was sent: the state is at least as new as `sentAt`. */
 export interface StateReading {
@@ -22,11 +35,17 @@ export interface StateReading {
 /**
  * The live catalog state (version, title count, ingest time, enrichment) as this process knows it.
  *
- * Every CATALOG_STATE_POLL_MS the process reads it (one statement per interval, whatever the load),
- * so `current()` answers cached requests with no database round trip: the newest reading, while it
- * is younger than CATALOG_STATE_MAX_AGE_MS and the last read succeeded; otherwise it waits for a
- * read, as `fresh()` does. Caches, ETags and /health all take the version from the same newest
- * reading, so they switch catalogs together.
+ * Without a live change feed, every CATALOG_STATE_POLL_MS the process reads it (one statement per
+ * interval, whatever the load), so `current()` answers cached requests with no database round trip:
+ * the newest reading, while it is younger than CATALOG_STATE_MAX_AGE_MS and the last read succeeded;
+ * otherwise it waits for a read, as `fresh()` does. Caches, ETags and /health all take the version
+ * from the same newest reading, so they switch catalogs together.
+ *
+ * While the change feed is live (`ChangeFeed`: PostgreSQL without read replicas), a catalog notice
+ * starts a read at once and no earlier reading is trusted after it; otherwise the state is read
+ * every CATALOG_STATE_SAFETY_NET_MS on the feed's own session, and a reading is trusted for
+ * CATALOG_STATE_LIVE_MAX_AGE_MS. When that read fails (a silently dead session times out) or the
+ * feed is lost, the feed goes down and the process polls as without it, at once.
  *
  * `fresh()` never answers from a finished read: it joins the read in flight, or sends one, so its
  * answer is no older than the read it joined (at most one query's duration, bounded by
@@ -43,15 +62,32 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private newestNumber = 0;
   private trustedFrom = 0;
   private poll: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly repository: CatalogStateRepository) {}
+  constructor(
+    private readonly repository: CatalogStateRepository,
+    private readonly feed: ChangeFeed = new NoChangeFeed(),
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.poll = setInterval(() => void this.fresh().catch(() => undefined), CATALOG_STATE_POLL_MS).unref();
+    this.unsubscribe = this.feed.subscribe({
+      changed: (topic) => {
+        if (topic !== 'catalog') return;
+        this.invalidate();
+        this.readInBackground();
+      },
+      // Notices may have been missed around the change: read now, on the connection that works.
+      liveChanged: () => this.readInBackground(),
+    });
+    this.poll = setInterval(() => {
+      if (!this.safetyNetDue()) return;
+      this.readInBackground();
+    }, CATALOG_STATE_POLL_MS).unref();
   }
 
   onApplicationShutdown(): void {
     clearInterval(this.poll);
+    this.unsubscribe?.();
   }
 
   /** The newest reading when it is recent and the database answered last time; else a fresh one. */
@@ -61,7 +97,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
       newest &&
       !this.lastReadFailed &&
       this.newestNumber >= this.trustedFrom &&
-      Date.now() - newest.sentAt < CATALOG_STATE_MAX_AGE_MS
+      Date.now() - newest.sentAt < (this.feed.live ? CATALOG_STATE_LIVE_MAX_AGE_MS : CATALOG_STATE_MAX_AGE_MS)
     ) {
       return Promise.resolve(newest);
     }
@@ -92,7 +128,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     const number = ++this.started;
     let state: CatalogState;
     try {
-      state = await withTimeout(this.repository.current(), CATALOG_STATE_TIMEOUT_MS);
+      state = await withTimeout(this.readState(), CATALOG_STATE_TIMEOUT_MS);
     } catch (error) {
       this.lastReadFailed = true;
       throw error;
@@ -104,6 +140,29 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
       this.newestNumber = number;
     }
     return reading;
+  }
+
+  /** On the feed's session while it is live; when that fails, the feed is down and the reads' pool answers. */
+  private async readState(): Promise<CatalogState> {
+    if (this.feed.live) {
+      try {
+        return await this.repository.current(this.feed);
+      } catch {
+        // The feed took itself down; its failure is logged there.
+      }
+    }
+    return this.repository.current();
+  }
+
+  /** Every poll without a live feed; with one, once the newest good reading is a safety net old. */
+  private safetyNetDue(): boolean {
+    const newest = this.newest;
+    if (!this.feed.live || !newest || this.lastReadFailed) return true;
+    return Date.now() - newest.sentAt >= CATALOG_STATE_SAFETY_NET_MS;
+  }
+
+  private readInBackground(): void {
+    this.fresh().catch(() => undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
+import type { SqlExecutor } from '../database/database';
 
 /** What /health reports about the live catalog. */
 export interface CatalogState {
@@ -21,8 +22,9 @@ const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "t
 export class CatalogStateRepository {
   constructor(private readonly db: CatalogReadDatabase) {}
 
-  async current(): Promise<CatalogState> {
-    const rows = await this.db.query<CatalogState>(STATE_SQL);
+  /** `on`: another connection to the same server (the change feed's session); by default the reads'. */
+  async current(on: SqlExecutor = this.db): Promise<CatalogState> {
+    const rows = await on.query<CatalogState>(STATE_SQL);
     if (!rows[0]) throw new Error('catalog_state has no row');
     return rows[0];
   }

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Pool as PgPool, type Pool } from 'pg';
+import { Client as PgClient, Pool as PgPool, type Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { getPGliteInstance } from 'typeorm-pglite';
@@ -16,8 +16,10 @@ import {
   RoutedCatalogReads,
   RoutedSearchDatabase,
   replicaServer,
+  serverName,
 } from './catalog-read-database';
 import { ReadRouter } from './read-router';
+import { ChangeFeed, NoChangeFeed, PostgresChangeFeed } from './change-feed';
 
 /** The names of the migrations this process applied at start (empty when the schema was current). */
 export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
@@ -25,10 +27,37 @@ export const APPLIED_MIGRATIONS = Symbol('APPLIED_MIGRATIONS');
 /** The primary's search database; `SearchDatabase` is it, or the router's when there are replicas. */
 const PRIMARY_SEARCH_DATABASE = Symbol('PRIMARY_SEARCH_DATABASE');
 
+/** Whether this process listens for change notices (the server does; the CLI only sends them). */
+const LISTENS = Symbol('LISTENS');
+
 /** The pool of sessions (a catalog load) on DATABASE_DIRECT_URL: one server connection each. */
 function sessionPool(url: string): Pool {
   return hardenPool(
     new PgPool({ ...POSTGRES_POOL, max: 2, connectionString: url, application_name: 'catalog-api-session' }),
+  );
+}
+
+/**
+ * The change feed's session: DATABASE_DIRECT_URL when set (a LISTEN needs a server connection of its
+ * own), else DATABASE_URL. Only where one server serves the catalog: with read replicas a notice from
+ * the primary would precede the replica's replay, so the state is polled there.
+ */
+function changeFeed(config: AppConfig, db: Database, router: ReadRouter): ChangeFeed {
+  const { database } = config;
+  if (database.kind !== 'postgres' || router.replicas.length > 0) return new NoChangeFeed();
+  const url = database.directUrl ?? database.url;
+  const { connectionTimeoutMillis, keepAlive, keepAliveInitialDelayMillis } = POSTGRES_POOL;
+  return new PostgresChangeFeed(
+    () =>
+      new PgClient({
+        connectionString: url,
+        application_name: 'catalog-api-feed',
+        connectionTimeoutMillis,
+        keepAlive,
+        keepAliveInitialDelayMillis,
+      }),
+    db,
+    serverName(url),
   );
 }
 
@@ -84,6 +113,12 @@ function sessionPool(url: string): Pool {
       useFactory: (router: ReadRouter): CatalogReadDatabase => new RoutedCatalogReads(router),
     },
     {
+      provide: ChangeFeed,
+      inject: [LISTENS, APP_CONFIG, Database, ReadRouter],
+      useFactory: (listens: boolean, config: AppConfig, db: Database, router: ReadRouter): ChangeFeed =>
+        listens ? changeFeed(config, db, router) : new NoChangeFeed(),
+    },
+    {
       // Without replicas, exactly the primary's (its pool counts on /metrics as before).
       provide: SearchDatabase,
       inject: [ReadRouter, PRIMARY_SEARCH_DATABASE],
@@ -91,15 +126,19 @@ function sessionPool(url: string): Pool {
         router.replicas.length === 0 ? primary : new RoutedSearchDatabase(router, primary),
     },
   ],
-  exports: [Database, SearchDatabase, CatalogReadDatabase, ReadRouter, APPLIED_MIGRATIONS],
+  exports: [Database, SearchDatabase, CatalogReadDatabase, ReadRouter, ChangeFeed, APPLIED_MIGRATIONS],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** `entities`: every entity of the application, as its root module lists them (`src/entities.ts`). */
-  static forRoot(entities: EntityList): DynamicModule {
+  /**
+   * `entities`: every entity of the application, as its root module lists them (`src/entities.ts`).
+   * `listen`: hold a change feed (`ChangeFeed`) where it can work; the server does, the CLI does not.
+   */
+  static forRoot(entities: EntityList, { listen = false } = {}): DynamicModule {
     return {
       module: DatabaseModule,
+      providers: [{ provide: LISTENS, useValue: listen }],
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [APP_CONFIG],

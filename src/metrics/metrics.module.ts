@@ -10,6 +10,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
+import { ChangeFeedMetrics } from './change-feed.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
@@ -47,6 +48,7 @@ export class MetricsModule implements NestModule {
         SearchPoolMetrics,
         SearchAdmissionMetrics,
         ReadTargetMetrics,
+        ChangeFeedMetrics,
         MetricsServer,
       ],
     };

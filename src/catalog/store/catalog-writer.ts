@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { announceChange } from '../../database/change-feed';
 import { Database, type SqlExecutor } from '../../database/database';
 import { CatalogStateProvider } from '../catalog-state.provider';
 import { DEFAULT_PAIR_MIN_TITLES, SEARCH_TABLES, buildSearchIndex } from '../search/search-index';
@@ -27,7 +28,8 @@ const LOAD_LOCK_KEY = 7_301_114_521;
  * Replaces the live catalog with a stream of titles: stage them in temporary tables (COPY on
  * PostgreSQL, batched INSERTs on the embedded database), then merge and rebuild the search index in
  * one transaction. Readers see the old catalog until the commit and the new one after; ids stay with
- * their imdb_id, removed titles go, and catalog_state changes in the same transaction.
+ * their imdb_id, removed titles go, and catalog_state changes in the same transaction, which also
+ * announces the change (`announceChange`) to the servers' change feeds.
  */
 @Injectable()
 export class CatalogWriter {
@@ -60,9 +62,12 @@ export class CatalogWriter {
           const merged = await mergeStagedTitles(tx, options.catalogVersion ?? null);
           options.onPhase?.('search-index');
           await buildSearchIndex(tx, pairMinTitles);
+          // Delivered to every listening server at the commit, not before.
+          await announceChange(tx, 'catalog');
           return merged;
         });
-        // Answers from this process switch at once; other processes within their next state poll.
+        // Answers from this process switch at once; other processes when they hear the notice (or
+        // within their next state poll without a change feed).
         this.state.invalidate();
         options.onPhase?.('statistics');
         await refreshStatistics(session);
