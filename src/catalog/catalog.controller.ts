@@ -1,7 +1,7 @@
 import { Controller, Get, Param, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
-import { itemEnvelopeJson, pageEnvelopeJson } from '../common/envelope';
+import { itemEnvelopeJson, pageEnvelopeBytes } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
 import { UnchargedRefusalFilter } from '../limits/uncharged-refusal.filter';
@@ -52,7 +52,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeBytes(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -91,7 +91,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeBytes(page, requestId));
   }
 
   @Get('series')
@@ -107,6 +107,6 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeBytes(page, requestId));
   }
 }
