@@ -1,11 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ADMIT_ALL, CacheBudget, SecondMissAdmission, VersionedCache, textWeight } from './versioned-cache';
+import {
+  ADMIT_ALL,
+  CacheBudget,
+  SecondMissAdmission,
+  VersionedCache,
+  bytesWeight,
+  textWeight,
+} from './versioned-cache';
 import type { TypeFamily } from './title.repository';
 
-/** A page's titles as one JSON array text, and the size of the whole result. */
+/** A page's titles as the UTF-8 bytes of one JSON array text, and the size of the whole result. */
 export interface PageItems {
-  itemsJson: string;
+  items: Uint8Array;
   total: number;
 }
 
@@ -28,7 +35,7 @@ export interface CacheSize {
   readonly floorBytes: number;
 }
 
-const pageWeight = (key: string, page: PageItems) => textWeight(key, page.itemsJson);
+const pageWeight = (key: string, page: PageItems) => bytesWeight(key, page.items);
 
 /**
  * The catalog's in-memory answers, each cache holding one catalog version, all three sharing one

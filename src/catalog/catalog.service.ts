@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type PageJson, jsonArray, pageSlice } from '../common/envelope';
+import { type PageJson, jsonArrayBytes, pageSlice } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
 import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
@@ -124,7 +124,7 @@ export class CatalogService {
     query: PageQueryDto,
   ): PageJson {
     const items: PageItems = {
-      itemsJson: jsonArray(
+      items: jsonArrayBytes(
         result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
       ),
       total: result.total,

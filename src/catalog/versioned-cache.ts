@@ -34,6 +34,14 @@ export function textWeight(key: string, text: string | null): number {
   return ENTRY_OVERHEAD_BYTES + key.length + (text === null ? 0 : stringBytes(text));
 }
 
+/** The heap objects of a byte array beside its bytes (its view and ArrayBuffer: ~200 B on Node 20 and 24). */
+export const BYTE_ARRAY_OVERHEAD_BYTES = 200;
+
+/** The weight of UTF-8 bytes under a key: the bytes live outside the heap, but in the process all the same. */
+export function bytesWeight(key: string, bytes: Uint8Array): number {
+  return ENTRY_OVERHEAD_BYTES + key.length + BYTE_ARRAY_OVERHEAD_BYTES + bytes.byteLength;
+}
+
 interface Entry<V> {
   value: V;
   bytes: number;

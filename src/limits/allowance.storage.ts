@@ -97,7 +97,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
 
   /**
    * Gives one spent unit back to this replica's block of the counter's open window, without I/O: a
-   * request refused before it was served (`UnchargedRefusalInterceptor`). The next request spends it,
+   * request refused before it was served (`UnchargedRefusalFilter`). The next request spends it,
    * or it goes back to the shared store with the rest of an idle block. Nothing is given back when no
    * unit of the open window is spent here (the window has ended or started over since), so a replica
    * never holds more than it reserved.
