@@ -12,6 +12,9 @@
  *     [--rounds 12 --seconds 3 --warmup 1] main=/work/wt/main/… branch=…
  *
  * `--node` is the servers' runtime (Node 20, Node 24); the load generator runs on this process's.
+ * `--routes lookup,search` loads each checkout on the repeated search `/v1/search?q=love` too (its
+ * search cache; bench/bench-routes.ts), in the same rotation: each route is then reported against
+ * bare and against the first checkout, and the search against the lookup of the same checkout.
  * Writes its report to bench/out/ab-lookup-<timestamp>.json and prints it.
  */
 import autocannon from 'autocannon';
@@ -20,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
+import { type CachedRoute, cachedRoutePaths, cachedRoutes } from './bench-routes';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,6 +34,7 @@ const { values, positionals } = parseArgs({
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '50' },
     'base-port': { type: 'string', default: '4301' },
+    routes: { type: 'string', default: 'lookup' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -41,6 +45,13 @@ interface Target {
   child: ChildProcess;
   url: string;
   key: string | null;
+}
+
+/** One server loaded on one route. */
+interface Run {
+  label: string;
+  target: Target;
+  path: string;
 }
 
 interface Sample {
@@ -76,7 +87,7 @@ function cpuMicros(target: Target): Promise<number> {
   });
 }
 
-async function measure(target: Target, path: string): Promise<Sample> {
+async function measure({ target, path }: Run): Promise<Sample> {
   const url = target.url + (target.key ? path : '/bare');
   const headers: Record<string, string> = target.key ? { authorization: `Bearer ${target.key}` } : {};
   const connections = Number(values.connections);
@@ -101,39 +112,40 @@ async function main(): Promise<void> {
     return { label, dir: resolve(dir) };
   });
   if (checkouts.length < 1) throw new Error('name at least one checkout: label=dir');
-  const db = new Client({ connectionString: DATABASE_URL });
-  await db.connect();
-  const [{ imdb_id: imdbId }] = (
-    await db.query<{ imdb_id: string }>(
-      'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
-    )
-  ).rows;
-  await db.end();
-  const path = `/v1/titles/${imdbId}`;
+  const routes = cachedRoutes(values.routes!);
+  const paths = await cachedRoutePaths(DATABASE_URL);
+  // A run's label: the checkout's for the lookup alone (as before `--routes`), else checkout@route.
+  const runLabel = (label: string, route: CachedRoute) =>
+    routes.length === 1 && route === 'lookup' ? label : `${label}@${route}`;
   const basePort = Number(values['base-port']);
   const targets = [
     ...(await Promise.all(checkouts.map(({ label, dir }, i) => start(label, dir, 'full', basePort + i)))),
     await start('bare', checkouts[0].dir, 'bare', basePort + checkouts.length),
   ];
-  const samples = new Map<string, Sample[]>(targets.map((t) => [t.label, []]));
+  const runs: Run[] = targets.flatMap((target) =>
+    target.key
+      ? routes.map((route) => ({ label: runLabel(target.label, route), target, path: paths[route] }))
+      : [{ label: 'bare', target, path: '/bare' }],
+  );
+  const samples = new Map<string, Sample[]>(runs.map((run) => [run.label, []]));
   const loads: number[] = [];
   try {
-    // The id is cached on its second ask.
-    for (const t of targets.filter((t) => t.key))
+    // An answer is cached on its second ask.
+    for (const { target, path } of runs.filter((run) => run.target.key))
       await autocannon({
-        url: t.url + path,
+        url: target.url + path,
         connections: 1,
         amount: 2,
-        headers: { authorization: `Bearer ${t.key}` },
+        headers: { authorization: `Bearer ${target.key}` },
       });
     for (let round = 0; round < ROUNDS; round++) {
       loads.push(loadavg()[0]);
-      for (let k = 0; k < targets.length; k++) {
-        const target = targets[(round + k) % targets.length];
-        samples.get(target.label)!.push(await measure(target, path));
+      for (let k = 0; k < runs.length; k++) {
+        const run = runs[(round + k) % runs.length];
+        samples.get(run.label)!.push(await measure(run));
       }
       console.error(
-        `round ${round + 1}: ${targets.map((t) => `${t.label} ${Math.round(samples.get(t.label)![round].requestsPerSecond)}`).join(', ')}`,
+        `round ${round + 1}: ${runs.map((r) => `${r.label} ${Math.round(samples.get(r.label)![round].requestsPerSecond)}`).join(', ')}`,
       );
     }
   } finally {
@@ -157,23 +169,41 @@ async function main(): Promise<void> {
       loadAverage1mPerRound: loads.map((l) => round3(l)),
     },
     serverNode: values.node,
-    settings: { ...values, imdbId },
+    settings: { ...values, paths },
     checkouts,
     medians: Object.fromEntries(
-      targets.map((t) => [
-        t.label,
+      runs.map(({ label }) => [
+        label,
         {
-          requestsPerSecond: Math.round(median(samples.get(t.label)!.map((s) => s.requestsPerSecond))),
-          cpuMicrosPerRequest: median(samples.get(t.label)!.map((s) => s.cpuMicrosPerRequest)),
-          non2xx: samples.get(t.label)!.reduce((sum, s) => sum + s.non2xx, 0),
+          requestsPerSecond: Math.round(median(samples.get(label)!.map((s) => s.requestsPerSecond))),
+          cpuMicrosPerRequest: median(samples.get(label)!.map((s) => s.cpuMicrosPerRequest)),
+          non2xx: samples.get(label)!.reduce((sum, s) => sum + s.non2xx, 0),
         },
       ]),
     ),
     /** Median of the per-round ratios. */
     versusFirst: Object.fromEntries(
-      checkouts.slice(1).map(({ label }) => [`${label} ÷ ${first}`, versus(label, first)]),
+      checkouts.slice(1).flatMap(({ label }) =>
+        routes.map((route) => {
+          const [mine, theirs] = [runLabel(label, route), runLabel(first, route)];
+          return [`${mine} ÷ ${theirs}`, versus(mine, theirs)];
+        }),
+      ),
     ),
-    versusBare: Object.fromEntries(checkouts.map(({ label }) => [`${label} ÷ bare`, versus(label, 'bare')])),
+    versusBare: Object.fromEntries(
+      checkouts.flatMap(({ label }) =>
+        routes.map((route) => [`${runLabel(label, route)} ÷ bare`, versus(runLabel(label, route), 'bare')]),
+      ),
+    ),
+    /** The issue's repeated search ÷ cached lookup, per checkout (with `--routes lookup,search`). */
+    searchVersusLookup: Object.fromEntries(
+      routes.includes('lookup') && routes.includes('search')
+        ? checkouts.map(({ label }) => [
+            `${label}: search ÷ lookup`,
+            versus(runLabel(label, 'search'), runLabel(label, 'lookup')),
+          ])
+        : [],
+    ),
     perRound: Object.fromEntries([...samples].map(([label, list]) => [label, list])),
   };
   const out = join(__dirname, 'out');

@@ -27,6 +27,8 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     statusCodeStats?: Record<string, { count: number }>;
+    /** How long the run took, in seconds. */
+    duration: number;
   }
   function autocannon(options: Options): Promise<Result>;
   namespace autocannon {

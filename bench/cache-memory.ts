@@ -1,17 +1,19 @@
 /**
  * Heap held by full catalog caches against the bytes they count: fills CatalogCaches (default
  * CACHE_BUDGET_MB, or the variable) with titles and 20-title pages read from a loaded catalog
- * (BENCH_DATABASE_URL) until each cache evicts, and prints, per cache, its entries, the bytes it
- * counts and the heap it holds, each heap reading after a full garbage collection.
+ * (BENCH_DATABASE_URL) until each cache evicts, one cache at a time (each may fill the whole shared
+ * budget), and prints, per cache, its entries, the bytes it counts and the memory it holds (the heap,
+ * and the byte arrays outside it that pages are kept in), each reading after a full garbage collection.
  *   node --expose-gc -r ts-node/register/transpile-only bench/cache-memory.ts
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { CatalogCaches, type PageItems, listCacheKey } from '../src/catalog/catalog-caches';
 import { titleSelectSql } from '../src/catalog/title-columns';
 import type { TitleRow } from '../src/catalog/title-columns';
 import { serializeTitleJson } from '../src/catalog/title.serializer';
 import { loadConfig } from '../src/config/app-config';
-import { jsonArray } from '../src/common/envelope';
+import { jsonArrayBytes } from '../src/common/envelope';
 
 const PAGE_SIZE = 20;
 
@@ -22,54 +24,57 @@ async function main(): Promise<void> {
   const db = new Client({ connectionString: process.env.BENCH_DATABASE_URL });
   await db.connect();
   await db.query('SELECT setseed(0.42)');
-  // Enough titles to overfill the largest share (half the budget) at ~1.3 KB a title.
-  const wanted = Math.ceil(cacheBudgetBytes / 2 / 1000) + 1000;
+  // Enough titles, and pages of them, to overfill the whole budget (a title's text is ~0.7–1.3 KB).
+  const wanted = Math.ceil(cacheBudgetBytes / 500);
   const { rows } = await db.query<TitleRow>(
     `SELECT ${titleSelectSql('t')} FROM titles t ORDER BY random() LIMIT ${wanted}`,
   );
   await db.end();
   if (rows.length === 0) throw new Error('no titles');
-  const caches = new CatalogCaches({ cacheBudgetBytes });
+  // A fresh set of caches for each phase, so one cache's entries are not evicted by the next's.
+  let caches = new CatalogCaches({ cacheBudgetBytes });
   const texts = rows.map(serializeTitleJson);
-  const heap = () => {
+  const heap = async () => {
+    // V8 frees the byte arrays of a dropped cache on a background thread after the collection that
+    // found them unreachable: wait for it, and collect again.
     gc();
-    return process.memoryUsage().heapUsed;
+    await sleep(200);
+    gc();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
   };
   const report: Record<string, unknown> = {
     budgetMb: cacheBudgetBytes / 1024 / 1024,
     titlesRead: rows.length,
   };
 
-  let before = heap();
+  let before = await heap();
   for (let i = 0; i < rows.length; i++) {
     // Kept on the second miss, as a lookup's title is; a copy, as each lookup serializes its own.
     caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
     caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
   }
-  report.titles = measure(caches.titles, heap() - before);
+  report.titles = measure(caches.titles, (await heap()) - before);
 
   const pages: PageItems[] = [];
   for (let start = 0; start + PAGE_SIZE <= texts.length; start += PAGE_SIZE) {
-    pages.push({ itemsJson: jsonArray(texts.slice(start, start + PAGE_SIZE)), total: rows.length });
+    pages.push({ items: jsonArrayBytes(texts.slice(start, start + PAGE_SIZE)), total: rows.length });
   }
-  before = heap();
+  caches = new CatalogCaches({ cacheBudgetBytes });
+  before = await heap();
   pages.forEach((page, i) =>
-    caches.searches.store('v', `q${i}`, { ...page, itemsJson: copy(page.itemsJson) }),
+    caches.searches.store('v', `q${i}`, { ...page, items: new Uint8Array(page.items) }),
   );
-  report.searches = measure(caches.searches, heap() - before);
-  before = heap();
+  report.searches = measure(caches.searches, (await heap()) - before);
+  caches = new CatalogCaches({ cacheBudgetBytes });
+  before = await heap();
   pages.forEach((page, i) => {
     const key = listCacheKey('movies', i + 1, PAGE_SIZE);
-    caches.lists.store('v', key, { ...page, itemsJson: copy(page.itemsJson) });
-    caches.lists.store('v', key, { ...page, itemsJson: copy(page.itemsJson) });
+    caches.lists.store('v', key, { ...page, items: new Uint8Array(page.items) });
+    caches.lists.store('v', key, { ...page, items: new Uint8Array(page.items) });
   });
-  report.lists = measure(caches.lists, heap() - before);
+  report.lists = measure(caches.lists, (await heap()) - before);
   console.log(JSON.stringify(report));
-}
-
-/** A fresh, flat copy of a string (as a page read from the database would be). */
-function copy(text: string): string {
-  return Buffer.from(text).toString();
 }
 
 function measure(cache: { size: number; bytes: number; maxBytes: number }, heapBytes: number) {

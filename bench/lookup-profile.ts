@@ -1,6 +1,7 @@
 /**
- * A CPU profile of the cached title lookup: forks one checkout's compiled admission server (`full`)
- * under `--cpu-prof`, requests one hot id for `--seconds` (50 connections), stops it, and prints the
+ * A CPU profile of the cached title lookup (or, `--route search`, of the repeated search
+ * `/v1/search?q=love`, answered from the search cache): forks one checkout's compiled admission server (`full`)
+ * under `--cpu-prof`, requests one hot id (or the search) for `--seconds` (50 connections), stops it, and prints the
  * server's CPU time per request and its self time grouped by where the code lives (our src, Nest,
  * Express and its helpers, the limits library, Node's HTTP, GC and other). Run it once per checkout
  * and Node version, e.g. main and a worktree of an earlier commit, on Node 20 and Node 24:
@@ -15,7 +16,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
+import { cachedRoutePaths, cachedRoutes } from './bench-routes';
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     port: { type: 'string', default: '4271' },
     top: { type: 'string', default: '12' },
+    // `lookup` or `search` (bench/bench-routes.ts).
+    route: { type: 'string', default: 'lookup' },
     // Also write every function's µs per request (the measured window) here, to diff two checkouts.
     'functions-out': { type: 'string' },
   },
@@ -57,14 +60,8 @@ function area(url: string, name: string): string {
 
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
-  const db = new Client({ connectionString: DATABASE_URL });
-  await db.connect();
-  const [{ imdb_id: imdbId }] = (
-    await db.query<{ imdb_id: string }>(
-      'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
-    )
-  ).rows;
-  await db.end();
+  const [route] = cachedRoutes(values.route!);
+  const path = (await cachedRoutePaths(DATABASE_URL))[route];
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), ['full', values.port!], {
     execPath: values.node,
@@ -76,9 +73,9 @@ async function main(): Promise<void> {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     child.on('message', (m: { type: string; key: string }) => m.type === 'ready' && resolvePromise(m.key));
   });
-  const url = `http://127.0.0.1:${values.port}/v1/titles/${imdbId}`;
+  const url = `http://127.0.0.1:${values.port}${path}`;
   const headers = { authorization: `Bearer ${key}` };
-  // Twice, so the id is cached; then a short warm-up.
+  // Twice, so the answer is cached; then a short warm-up.
   await autocannon({ url, connections: 1, amount: 2, headers });
   await autocannon({ url, connections: 50, duration: 2, headers });
   // V8's profile clock and process.hrtime are both the monotonic clock: only the measured run counts.
@@ -130,6 +127,7 @@ async function main(): Promise<void> {
       {
         checkout,
         node: values.node,
+        path,
         requestsPerSecond: Math.round(result.requests.average),
         profiled: windowed ? 'the measured run only' : 'the whole process, start-up included',
         busyMicrosPerRequest: Math.round(busy / requests),

@@ -1,10 +1,11 @@
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import type { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lines';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { answerHeaders } from './server/answer-headers.middleware';
+import { ByteAnswerExpressAdapter } from './server/byte-answer.adapter';
 import { configureAppServer } from './server/http-server';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
@@ -36,8 +37,9 @@ export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, abortOnError: 
 /**
  * The Express instance the app runs on. Paths are case-sensitive (GET /V1/MOVIES is an unknown
  * route, 404 ROUTE_NOT_FOUND): Express reads that setting once, when its router is created, and the
- * adapter creates the router in its constructor, so it is set here, before.
+ * adapter creates the router in its constructor, so it is set here, before. The adapter sends answers
+ * given as bytes as they are (`ByteAnswerExpressAdapter`).
  */
 export function createHttpAdapter(): ExpressAdapter {
-  return new ExpressAdapter(express().set('case sensitive routing', true));
+  return new ByteAnswerExpressAdapter(express().set('case sensitive routing', true));
 }

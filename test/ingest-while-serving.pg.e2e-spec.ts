@@ -1,4 +1,4 @@
-import { cliEnvironment, runCli } from './support/cli';
+import { ingestInBackground } from './support/cli';
 import { titleRecord } from './support/titles';
 import { FixtureFiles, basicsRow, ratingsRow } from './support/imdb-files';
 import { type TestApp, createTestApp } from './support/test-app';
@@ -35,24 +35,9 @@ describe('serving while a catalog loads', () => {
       Array.from({ length: newMovies }, (_, i) => ratingsRow(`tt${2_000_000 + i}`, '5.0', i)),
     );
 
-    let loading = true;
-    // The loader runs as operators run it, in its own process (`catalog:ingest`): in this process
-    // its parsing would hold the server's event loop and time out probes, which production never sees.
-    const load = runCli(
-      [
-        'catalog:ingest',
-        '--basics',
-        basics,
-        '--ratings',
-        ratings,
-        '--catalog-version',
-        'serving-new',
-        '--json',
-      ],
-      cliEnvironment(t.database.config),
-    ).finally(() => (loading = false));
+    const load = ingestInBackground(t.database.config, { basics, ratings }, 'serving-new');
     const seen: number[] = [];
-    while (loading) {
+    while (load.running) {
       const [movies, health] = await Promise.all([t.get('/v1/movies?limit=1'), t.get('/health')]);
       expect(movies.status).toBe(200);
       expect(health.status).toBe(200);
@@ -60,7 +45,7 @@ describe('serving while a catalog loads', () => {
       expect([oldMovies, newMovies]).toContain(health.body.data[0].catalog.title_count);
       seen.push(movies.body.meta.total_results);
     }
-    expect((await load).code).toBe(0);
+    expect((await load.finished).code).toBe(0);
     expect(seen.filter((total) => total === oldMovies).length).toBeGreaterThan(0);
     await t.servesCatalog('serving-new');
     expect((await t.get('/v1/movies?limit=1').expect(200)).body.meta.total_results).toBe(newMovies);

@@ -105,14 +105,16 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     }
   });
 
-  it("shows each catalog cache's bytes and entries against its share of the budget", async () => {
+  it("shows each catalog cache's bytes and entries, its floor and the budget they share", async () => {
     await t.get('/v1/search?q=love').expect(200);
     await t.get('/v1/movies?limit=3').expect(200);
     await t.get('/v1/movies?limit=3').expect(200);
     const { body } = await scrape();
     const budget = t.config.cacheBudgetBytes;
-    expect(sample(body, 'catalog_cache_budget_bytes', { cache: 'titles' })).toBe(Math.floor(budget / 2));
-    expect(sample(body, 'catalog_cache_budget_bytes', { cache: 'lists' })).toBe(Math.floor(budget / 4));
+    expect(sample(body, 'catalog_cache_budget_bytes', { cache: 'titles' })).toBe(budget);
+    expect(sample(body, 'catalog_cache_budget_bytes', { cache: 'lists' })).toBe(budget);
+    expect(sample(body, 'catalog_cache_floor_bytes', { cache: 'titles' })).toBe(Math.floor(budget / 4));
+    expect(sample(body, 'catalog_cache_floor_bytes', { cache: 'lists' })).toBe(Math.floor(budget / 8));
     for (const cache of ['searches', 'lists']) {
       expect(sample(body, 'catalog_cache_entries', { cache })).toBeGreaterThanOrEqual(1);
       expect(sample(body, 'catalog_cache_bytes', { cache })).toBeGreaterThan(100);

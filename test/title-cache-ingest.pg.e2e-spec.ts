@@ -1,4 +1,4 @@
-import { cliEnvironment, runCli } from './support/cli';
+import { ingestInBackground } from './support/cli';
 import { FixtureFiles, basicsRow, ratingsRow } from './support/imdb-files';
 import { type TestApp, createTestApp } from './support/test-app';
 import { titleRecord } from './support/titles';
@@ -46,24 +46,11 @@ describe('cached title lookups while a catalog loads', () => {
     ]);
     const ratings = files.ratings('cache-new-ratings.tsv', [ratingsRow(id(0), '5.0', 1)]);
 
-    let loading = true;
-    const load = runCli(
-      [
-        'catalog:ingest',
-        '--basics',
-        basics,
-        '--ratings',
-        ratings,
-        '--catalog-version',
-        'cache-new',
-        '--json',
-      ],
-      cliEnvironment(t.database.config),
-    ).finally(() => (loading = false));
+    const load = ingestInBackground(t.database.config, { basics, ratings }, 'cache-new');
     const answerOfTag = new Map<string, string>();
     const seen = { old: 0, new: 0 };
     let round = 0;
-    while (loading) {
+    while (load.running) {
       const ids = Array.from({ length: 8 }, (_, k) => id((round * 8 + k) % TITLES));
       round++;
       for (const res of await Promise.all(ids.map((imdbId) => t.get(`/v1/titles/${imdbId}`)))) {
@@ -81,7 +68,7 @@ describe('cached title lookups while a catalog loads', () => {
         seen[old ? 'old' : 'new']++;
       }
     }
-    expect((await load).code).toBe(0);
+    expect((await load.finished).code).toBe(0);
     expect(seen.old).toBeGreaterThan(0);
     await t.servesCatalog('cache-new');
     for (let i = 0; i < TITLES; i += 37) {

@@ -1,17 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { SecondMissAdmission, VersionedCache, textWeight } from './versioned-cache';
+import {
+  ADMIT_ALL,
+  CacheBudget,
+  SecondMissAdmission,
+  VersionedCache,
+  bytesWeight,
+  textWeight,
+} from './versioned-cache';
 import type { TypeFamily } from './title.repository';
 
-/** A page's titles as one JSON array text, and the size of the whole result. */
+/** A page's titles as the UTF-8 bytes of one JSON array text, and the size of the whole result. */
 export interface PageItems {
-  itemsJson: string;
+  items: Uint8Array;
   total: number;
 }
 
-/** How the one cache budget (CACHE_BUDGET_MB) is shared out. */
-export const CACHE_SHARES = { titles: 0.5, searches: 0.25, lists: 0.25 } as const;
-export type CacheName = keyof typeof CACHE_SHARES;
+/**
+ * What each cache keeps of the one budget (CACHE_BUDGET_MB) whatever the others want; the other half
+ * goes to whichever the traffic fills (see `CacheBudget`).
+ */
+export const CACHE_FLOORS = { titles: 0.25, searches: 0.125, lists: 0.125 } as const;
+export type CacheName = keyof typeof CACHE_FLOORS;
 
 /** Ids (or list pages) missed once that the second-miss rule remembers. */
 const REMEMBERED_MISSES = 20_000;
@@ -20,13 +30,16 @@ const REMEMBERED_MISSES = 20_000;
 export interface CacheSize {
   readonly size: number;
   readonly bytes: number;
+  /** The budget the caches share. */
   readonly maxBytes: number;
+  readonly floorBytes: number;
 }
 
-const pageWeight = (key: string, page: PageItems) => textWeight(key, page.itemsJson);
+const pageWeight = (key: string, page: PageItems) => bytesWeight(key, page.items);
 
 /**
- * The catalog's in-memory answers, each cache holding one catalog version and bounded by bytes:
+ * The catalog's in-memory answers, each cache holding one catalog version, all three sharing one
+ * byte budget (each keeps its floor of it, `CACHE_FLOORS`; the rest follows the traffic):
  * - titles: a title's JSON text (null: no such id) by IMDb id, kept on an id's second miss (lookups
  *   are often one-off: a crawl over the catalog must not fill the heap with them);
  * - searches: search pages, kept on their first ask (the second ask of a query is the one to make fast);
@@ -39,10 +52,12 @@ export class CatalogCaches {
   readonly lists: VersionedCache<PageItems>;
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'cacheBudgetBytes'>) {
-    const share = (name: CacheName) => Math.floor(config.cacheBudgetBytes * CACHE_SHARES[name]);
-    this.titles = new VersionedCache(share('titles'), textWeight, new SecondMissAdmission(REMEMBERED_MISSES));
-    this.searches = new VersionedCache(share('searches'), pageWeight);
-    this.lists = new VersionedCache(share('lists'), pageWeight, new SecondMissAdmission(REMEMBERED_MISSES));
+    const budget = new CacheBudget(config.cacheBudgetBytes);
+    const floor = (name: CacheName) => Math.floor(config.cacheBudgetBytes * CACHE_FLOORS[name]);
+    const remembered = () => new SecondMissAdmission(REMEMBERED_MISSES);
+    this.titles = new VersionedCache(budget, textWeight, remembered(), floor('titles'));
+    this.searches = new VersionedCache(budget, pageWeight, ADMIT_ALL, floor('searches'));
+    this.lists = new VersionedCache(budget, pageWeight, remembered(), floor('lists'));
   }
 
   /** Each cache by name, for metrics. */

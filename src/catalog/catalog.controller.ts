@@ -1,10 +1,10 @@
-import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Param, UseFilters } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
-import { itemEnvelopeJson, pageEnvelopeJson } from '../common/envelope';
+import { itemEnvelopeJson, pageEnvelopeBytes } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
-import { UnchargedRefusalInterceptor } from '../limits/uncharged-refusal.interceptor';
+import { UnchargedRefusalFilter } from '../limits/uncharged-refusal.filter';
 import { CatalogService } from './catalog.service';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
@@ -32,9 +32,8 @@ export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get('search')
-  // Only here: a search refused under overload gets its month back. Route-scoped, because every
-  // interceptor runs through RxJS, which would cost each lookup a quarter of its CPU.
-  @UseInterceptors(UnchargedRefusalInterceptor)
+  // Only here: a search refused under overload gets its month back (the filter runs on errors only).
+  @UseFilters(UnchargedRefusalFilter)
   @ApiOperation({
     summary: 'Full-text search by title, ordered by relevance, then votes, then id',
     description:
@@ -53,7 +52,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeBytes(page, requestId));
   }
 
   @Get('titles/:imdb_id')
@@ -92,7 +91,7 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeBytes(page, requestId));
   }
 
   @Get('series')
@@ -108,6 +107,6 @@ export class CatalogController {
     @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeJson(page, requestId));
+    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeBytes(page, requestId));
   }
 }

@@ -11,7 +11,7 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
 @Module({
-  // The search route's UnchargedRefusalInterceptor (overload refusals get their month back).
+  // The search route's UnchargedRefusalFilter (overload refusals get their month back).
   imports: [LimitsModule],
   controllers: [CatalogController],
   providers: [

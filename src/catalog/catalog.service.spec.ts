@@ -18,11 +18,14 @@ const title = async (answer: Promise<Versioned<string>>) => {
   return { version, value: JSON.parse(value) as Record<string, unknown> };
 };
 
-/** A page answer with its items' JSON text parsed. */
+/** The JSON that UTF-8 bytes hold, parsed. */
+const parseUtf8 = (bytes: Uint8Array): unknown => JSON.parse(Buffer.from(bytes).toString('utf8'));
+
+/** A page answer with its items' JSON parsed. */
 const page = async (answer: Promise<Versioned<PageJson>>) => {
   const { version, value } = await answer;
-  const { itemsJson, ...rest } = value;
-  return { version, value: { ...rest, items: JSON.parse(itemsJson) as Array<Record<string, unknown>> } };
+  const { items, ...rest } = value;
+  return { version, value: { ...rest, items: parseUtf8(items) as Array<Record<string, unknown>> } };
 };
 
 describe('CatalogService title lookups', () => {
@@ -120,6 +123,20 @@ describe('CatalogService title lookups', () => {
     expect(titleQueries).toBe(4);
   });
 
+  it('answers concurrent misses of one title, search or list page with one read (and one search admission)', async () => {
+    const titlesAsked = await Promise.all([1, 2, 3].map(() => title(service.getByImdbId('tt1'))));
+    expect(titlesAsked.map((answer) => answer.value.title)).toEqual(['One', 'One', 'One']);
+    const searchesAsked = await Promise.all(
+      [1, 2, 3].map(() => page(service.search({ q: 'one', search: searchQuery('one'), page: 1, limit: 20 }))),
+    );
+    expect(searchesAsked.map((answer) => answer.value.items.length)).toEqual([1, 1, 1]);
+    const listsAsked = await Promise.all(
+      [1, 2, 3].map(() => page(service.list('movies', { page: 1, limit: 20 }))),
+    );
+    expect(listsAsked.map((answer) => answer.value.total)).toEqual([1, 1, 1]);
+    expect([titleQueries, searchQueries, admitted, listQueries]).toEqual([1, 1, 1, 1]);
+  });
+
   describe('searches', () => {
     const ask = (q: string, page = 1) => service.search({ q, search: searchQuery(q), page, limit: 20 });
 
@@ -190,7 +207,7 @@ describe('CatalogService title lookups', () => {
       const marker = '{"cached":"tt2"}';
       caches.titles.store('v1', 'tt2', marker);
       caches.titles.store('v1', 'tt2', marker);
-      expect(JSON.parse((await list(1)).value.itemsJson)).toEqual([
+      expect(parseUtf8((await list(1)).value.items)).toEqual([
         expect.objectContaining({ imdb_id: 'tt1', title: 'One' }),
         { cached: 'tt2' },
       ]);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type PageJson, jsonArray, pageSlice } from '../common/envelope';
+import { type PageJson, jsonArrayBytes, pageSlice } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
 import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
@@ -12,16 +12,23 @@ import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
 import type { TitleRow } from './title-columns';
 import { serializeTitleJson } from './title.serializer';
+import { SingleFlight } from './single-flight';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
 /**
  * The catalog's answers as JSON text, each with the catalog version its data was read from (for the
  * ETag). Titles, search pages and list pages are kept per catalog version (`CatalogCaches`); a title
- * is serialized once per version and its text reused by every answer that holds it.
+ * is serialized once per version and its text reused by every answer that holds it. Requests that
+ * miss the same answer at the same time share one read.
  */
 @Injectable()
 export class CatalogService {
+  /** Concurrent misses of one answer share one read (`SingleFlight`). */
+  private readonly titleReads = new SingleFlight<{ version: string | null; title: string | null }>();
+  private readonly searchReads = new SingleFlight<Versioned<PageJson>>();
+  private readonly listReads = new SingleFlight<Versioned<PageJson>>();
+
   constructor(
     private readonly titles: TitleRepository,
     private readonly titleSearch: TitleSearchRepository,
@@ -39,12 +46,14 @@ export class CatalogService {
     const key = searchCacheKey(text.key, query);
     const hit = await this.cached(this.caches.searches, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    const done = await this.admission.admit();
-    try {
-      return await this.readSearch(text, key, query);
-    } finally {
-      done();
-    }
+    return this.searchReads.run(key, async () => {
+      const done = await this.admission.admit();
+      try {
+        return await this.readSearch(text, key, query);
+      } finally {
+        done();
+      }
+    });
   }
 
   /**
@@ -73,20 +82,25 @@ export class CatalogService {
     const key = listCacheKey(family, query.page, query.limit);
     const hit = await this.cached(this.caches.lists, key);
     if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
-    return {
-      version: result.version,
-      value: this.page(this.caches.lists, result.version, key, result, query),
-    };
+    return this.listReads.run(key, async () => {
+      const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
+      return {
+        version: result.version,
+        value: this.page(this.caches.lists, result.version, key, result, query),
+      };
+    });
   }
 
   /** A title's JSON text from the title cache, or one statement reading the title and its version together. */
   async getByImdbId(imdbId: string): Promise<Versioned<string>> {
     const hit = await this.cached(this.caches.titles, imdbId);
     if (hit) return found(hit.version, hit.value);
-    const { version, row } = await this.titles.findByImdbId(imdbId);
-    const title = row ? serializeTitleJson(row) : null;
-    this.caches.titles.store(version, imdbId, title);
+    const { version, title } = await this.titleReads.run(imdbId, async () => {
+      const read = await this.titles.findByImdbId(imdbId);
+      const json = read.row ? serializeTitleJson(read.row) : null;
+      this.caches.titles.store(read.version, imdbId, json);
+      return { version: read.version, title: json };
+    });
     return found(version, title);
   }
 
@@ -110,7 +124,7 @@ export class CatalogService {
     query: PageQueryDto,
   ): PageJson {
     const items: PageItems = {
-      itemsJson: jsonArray(
+      items: jsonArrayBytes(
         result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
       ),
       total: result.total,

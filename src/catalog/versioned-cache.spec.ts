@@ -1,8 +1,16 @@
-import { ENTRY_OVERHEAD_BYTES, SecondMissAdmission, VersionedCache, textWeight } from './versioned-cache';
+import {
+  CacheBudget,
+  ENTRY_OVERHEAD_BYTES,
+  SecondMissAdmission,
+  VersionedCache,
+  textWeight,
+} from './versioned-cache';
 
-/** A cache of texts whose entries weigh their overhead plus 10 bytes each (keys of one letter, values of 9). */
+/** The weight of an entry of these tests: a key of one letter and a value of 9. */
+const ENTRY = ENTRY_OVERHEAD_BYTES + 10;
+/** A cache of texts with a budget of its own, of `entries` entries. */
 const cacheOf = (entries: number, admission?: SecondMissAdmission) =>
-  new VersionedCache<string | null>(entries * (ENTRY_OVERHEAD_BYTES + 10), textWeight, admission);
+  new VersionedCache<string | null>(new CacheBudget(entries * ENTRY), textWeight, admission);
 const value = (letter: string) => letter.repeat(9);
 
 describe('VersionedCache', () => {
@@ -86,5 +94,62 @@ describe('VersionedCache', () => {
     cache.useVersion('v2');
     cache.store('v2', 'd', value('D'));
     expect(cache.has('d')).toBe(false);
+  });
+});
+
+describe('CacheBudget', () => {
+  /** Two caches sharing a budget of `entries`, each keeping `floor` entries whatever the other wants. */
+  const pairOf = (entries: number, floor: number) => {
+    const budget = new CacheBudget(entries * ENTRY);
+    const first = new VersionedCache<string | null>(budget, textWeight, undefined, floor * ENTRY);
+    const second = new VersionedCache<string | null>(budget, textWeight, undefined, floor * ENTRY);
+    return { first, second };
+  };
+  const fill = (cache: VersionedCache<string | null>, keys: string) => {
+    for (const key of keys) cache.store('v1', key, value(key));
+  };
+
+  it('lets one cache use the whole budget while the other holds nothing', () => {
+    const { first, second } = pairOf(6, 1);
+    fill(first, 'abcdefg');
+    expect([first.size, second.size]).toEqual([6, 0]);
+    expect(first.has('a')).toBe(false);
+  });
+
+  it('evicts the least recently used entry of either cache, never below a cache’s floor', () => {
+    const { first, second } = pairOf(6, 1);
+    fill(first, 'abcd');
+    first.lookup('a');
+    fill(second, 'xyz');
+    // b was the least recently used of all.
+    expect([first.has('a'), first.has('b'), first.has('c'), first.has('d')]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
+    fill(second, 'uv');
+    expect([first.size, second.size]).toEqual([1, 5]);
+    expect(first.has('a')).toBe(true);
+    fill(second, 'w');
+    // first is at its floor: second gives way, its own oldest first.
+    expect([first.size, second.size, second.has('x')]).toEqual([1, 5, false]);
+    expect(first.bytes + second.bytes).toBeLessThanOrEqual(6 * ENTRY);
+  });
+
+  it('gives back what a cache held when it moves to another catalog version', () => {
+    const { first, second } = pairOf(4, 1);
+    fill(first, 'abc');
+    first.useVersion('v2');
+    fill(second, 'xyz');
+    expect([first.size, second.size]).toEqual([0, 3]);
+  });
+
+  it('refuses floors that do not fit the budget', () => {
+    const budget = new CacheBudget(2 * ENTRY);
+    new VersionedCache<string | null>(budget, textWeight, undefined, ENTRY);
+    expect(() => new VersionedCache<string | null>(budget, textWeight, undefined, 2 * ENTRY)).toThrow(
+      /floors/,
+    );
   });
 });

@@ -34,28 +34,97 @@ export function textWeight(key: string, text: string | null): number {
   return ENTRY_OVERHEAD_BYTES + key.length + (text === null ? 0 : stringBytes(text));
 }
 
+/** The heap objects of a byte array beside its bytes (its view and ArrayBuffer: ~200 B on Node 20 and 24). */
+export const BYTE_ARRAY_OVERHEAD_BYTES = 200;
+
+/** The weight of UTF-8 bytes under a key: the bytes live outside the heap, but in the process all the same. */
+export function bytesWeight(key: string, bytes: Uint8Array): number {
+  return ENTRY_OVERHEAD_BYTES + key.length + BYTE_ARRAY_OVERHEAD_BYTES + bytes.byteLength;
+}
+
 interface Entry<V> {
   value: V;
   bytes: number;
+  /** When it was last stored or looked up, on its budget's clock. */
+  used: number;
+}
+
+/** What a `CacheBudget` needs of each cache that shares it. */
+interface BudgetMember {
+  readonly bytes: number;
+  readonly floorBytes: number;
+  /** When its least recently used entry was last used (Infinity when it holds none). */
+  oldestUse(): number;
+  /** Drops its least recently used entry; the bytes it held. */
+  evictOldest(): number;
 }
 
 /**
- * Answers of one catalog version, bounded by bytes, least recently used evicted first. Every entry
+ * One byte bound shared by several caches (CACHE_BUDGET_MB): one least-recently-used order across
+ * them, so the budget follows the traffic (a crawl over list pages may use what lookups do not use),
+ * except that no cache is made to give up entries below its floor.
+ */
+export class CacheBudget {
+  private readonly members: BudgetMember[] = [];
+  private clock = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  join(member: BudgetMember): void {
+    const floors = this.members.reduce((sum, other) => sum + other.floorBytes, member.floorBytes);
+    if (floors > this.maxBytes) throw new Error("The caches' floors exceed their shared budget");
+    this.members.push(member);
+  }
+
+  /** The next use's time: a counter, cheaper than a clock and as good for ordering. */
+  tick(): number {
+    return ++this.clock;
+  }
+
+  /** Evicts the least recently used entries of the caches above their floors until all fit. */
+  settle(): void {
+    let held = this.members.reduce((sum, member) => sum + member.bytes, 0);
+    while (held > this.maxBytes) {
+      let victim: BudgetMember | undefined;
+      for (const member of this.members) {
+        if (member.bytes > member.floorBytes && (!victim || member.oldestUse() < victim.oldestUse())) {
+          victim = member;
+        }
+      }
+      const freed = victim?.evictOldest() ?? 0;
+      if (freed === 0) return;
+      held -= freed;
+    }
+  }
+}
+
+/**
+ * Answers of one catalog version, bounded by bytes (a `CacheBudget` it may share with other caches),
+ * least recently used evicted first. Every entry
  * belongs to the same version, so an answer from the cache is wholly that version's; moving to
  * another version empties it. Callers serve an entry only after a state read that had not finished
  * when their request arrived names the cache's version (`useVersion`), so no answer outlives a new
  * ingest.
  */
-export class VersionedCache<V> {
+export class VersionedCache<V> implements BudgetMember {
   private version: string | null = null;
   private readonly entries = new Map<string, Entry<V>>();
   private heldBytes = 0;
 
+  /** `floorBytes`: what this cache keeps however much the others sharing `budget` want. */
   constructor(
-    readonly maxBytes: number,
+    private readonly budget: CacheBudget,
     private readonly weigh: Weigher<V>,
     private readonly admission: Admission = ADMIT_ALL,
-  ) {}
+    readonly floorBytes = 0,
+  ) {
+    budget.join(this);
+  }
+
+  /** The budget it shares: no entry heavier than all of it is kept. */
+  get maxBytes(): number {
+    return this.budget.maxBytes;
+  }
 
   get size(): number {
     return this.entries.size;
@@ -83,6 +152,7 @@ export class VersionedCache<V> {
   lookup(key: string): Cached<V> | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || this.version === null) return undefined;
+    entry.used = this.budget.tick();
     this.entries.delete(key);
     this.entries.set(key, entry);
     return { version: this.version, value: entry.value };
@@ -106,9 +176,22 @@ export class VersionedCache<V> {
     if (!this.admission.admits(key)) return;
     this.version = version;
     this.remove(key);
-    this.entries.set(key, { value, bytes });
+    this.entries.set(key, { value, bytes, used: this.budget.tick() });
     this.heldBytes += bytes;
-    while (this.heldBytes > this.maxBytes) this.remove(this.entries.keys().next().value as string);
+    this.budget.settle();
+  }
+
+  oldestUse(): number {
+    const oldest = this.entries.values().next();
+    return oldest.done ? Number.POSITIVE_INFINITY : oldest.value.used;
+  }
+
+  evictOldest(): number {
+    const oldest = this.entries.keys().next();
+    if (oldest.done) return 0;
+    const bytes = this.entries.get(oldest.value)!.bytes;
+    this.remove(oldest.value);
+    return bytes;
   }
 
   private remove(key: string): void {

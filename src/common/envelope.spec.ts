@@ -1,4 +1,12 @@
-import { itemEnvelopeJson, jsonArray, pageEnvelopeJson, pageMeta, pageOffset, pageSlice } from './envelope';
+import {
+  itemEnvelopeJson,
+  jsonArray,
+  jsonArrayBytes,
+  pageEnvelopeBytes,
+  pageMeta,
+  pageOffset,
+  pageSlice,
+} from './envelope';
 
 describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
@@ -33,21 +41,30 @@ describe('envelopes', () => {
   ];
   const requestId = 'req-1_"odd"';
 
-  it('writes a page as JSON.stringify writes the same envelope object', () => {
-    const text = pageEnvelopeJson(
-      { itemsJson: jsonArray(items.map((item) => JSON.stringify(item))), page: 2, perPage: 2, total: 5 },
+  it('writes a page as the UTF-8 of what JSON.stringify writes of the same envelope object', () => {
+    const bytes = pageEnvelopeBytes(
+      { items: jsonArrayBytes(items.map((item) => JSON.stringify(item))), page: 2, perPage: 2, total: 5 },
       requestId,
     );
-    expect(text).toBe(
-      JSON.stringify({
-        data: items,
-        meta: { request_id: requestId, page: 2, per_page: 2, total_results: 5, total_pages: 3 },
-      }),
-    );
+    const expected = JSON.stringify({
+      data: items,
+      meta: { request_id: requestId, page: 2, per_page: 2, total_results: 5, total_pages: 3 },
+    });
+    expect(bytes.equals(Buffer.from(expected, 'utf8'))).toBe(true);
+  });
+
+  it("keeps a page's items in a buffer of their own, not a slice of Node's pool", () => {
+    const bytes = jsonArrayBytes(['{"id":1}']);
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    expect(Buffer.from(bytes).toString()).toBe(jsonArray(['{"id":1}']));
   });
 
   it('writes an empty page as an empty array', () => {
-    const text = pageEnvelopeJson({ itemsJson: jsonArray([]), page: 9, perPage: 20, total: 0 }, 'r');
+    const text = pageEnvelopeBytes(
+      { items: jsonArrayBytes([]), page: 9, perPage: 20, total: 0 },
+      'r',
+    ).toString();
     expect(JSON.parse(text)).toEqual({
       data: [],
       meta: { request_id: 'r', page: 9, per_page: 20, total_results: 0, total_pages: 0 },

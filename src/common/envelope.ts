@@ -1,8 +1,8 @@
 /**
  * The response envelopes of the contract; controllers build every success body here. The catalog's
- * items arrive as JSON text already (each title is serialized once per catalog version), so the
- * envelopes are written as text around them, byte for byte what JSON.stringify would make of the
- * same envelope object.
+ * items arrive as JSON already (each title is serialized once per catalog version, a page's items
+ * kept as UTF-8 bytes), so the envelopes are written around them, byte for byte the UTF-8 of what
+ * JSON.stringify would make of the same envelope object.
  */
 
 /** The page bounds of every paged route: `page` and `limit` (results per page) at most these. */
@@ -20,15 +20,19 @@ export interface PageMeta extends RequestMeta {
   total_pages: number;
 }
 
-/** One page of results: its items as one JSON array text. */
+/**
+ * One page of results: its items as the UTF-8 bytes of one JSON array text. Bytes rather than text: a
+ * page holding one character beyond Latin-1 is a two-byte string, and encoding 15 KB of it for each
+ * answer cost 16–44 µs (Node 20–24, bench/RESULTS.md); a cached page is encoded once.
+ */
 export interface PageJson {
-  itemsJson: string;
+  items: Uint8Array;
   page: number;
   perPage: number;
   total: number;
 }
 
-export function pageMeta(page: Omit<PageJson, 'itemsJson'>, requestId: string): PageMeta {
+export function pageMeta(page: Omit<PageJson, 'items'>, requestId: string): PageMeta {
   return {
     request_id: requestId,
     page: page.page,
@@ -38,9 +42,12 @@ export function pageMeta(page: Omit<PageJson, 'itemsJson'>, requestId: string): 
   };
 }
 
-/** `{"data":[...items],"meta":{...}}` as text. */
-export function pageEnvelopeJson(page: PageJson, requestId: string): string {
-  return `{"data":${page.itemsJson},"meta":${JSON.stringify(pageMeta(page, requestId))}}`;
+const PAGE_DATA_START = Buffer.from('{"data":');
+
+/** `{"data":[...items],"meta":{...}}` as UTF-8 bytes. */
+export function pageEnvelopeBytes(page: PageJson, requestId: string): Buffer {
+  const rest = Buffer.from(`,"meta":${JSON.stringify(pageMeta(page, requestId))}}`);
+  return Buffer.concat([PAGE_DATA_START, page.items, rest]);
 }
 
 /** `{"data":[item],"meta":{"request_id":...}}` as text, `itemJson` being the item's JSON text. */
@@ -51,6 +58,16 @@ export function itemEnvelopeJson(itemJson: string, requestId: string): string {
 /** Items' JSON texts as one JSON array text. */
 export function jsonArray(itemTexts: readonly string[]): string {
   return `[${itemTexts.join(',')}]`;
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * Items' JSON texts as the UTF-8 bytes of one JSON array text, in a buffer of their own (not a
+ * slice of Node's shared pool, which a kept page would hold whole).
+ */
+export function jsonArrayBytes(itemTexts: readonly string[]): Uint8Array {
+  return UTF8.encode(jsonArray(itemTexts));
 }
 
 /** The rows of one page: `limit` rows from `offset`. */

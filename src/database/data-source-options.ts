@@ -13,10 +13,13 @@ import { logConnectionError, ResilientClient } from './resilient-client';
  * or unreachable database from hanging requests or probes: connecting, and each query on the client
  * (`query_timeout` answers even when the server cannot, in a partition; request-path statements
  * replace it with 2.5 s). TCP keep-alive detects dead idle connections. `Client` makes every
- * connection handle its own errors (see `ResilientClient`).
+ * connection handle its own errors (see `ResilientClient`). An idle connection is kept a minute
+ * (pg's default is 10 s): each new one costs the server a backend start and a transaction, and
+ * traffic that pauses for seconds would otherwise pay that again after every pause (issue 30).
  */
 export const POSTGRES_POOL = {
   max: 10,
+  idleTimeoutMillis: 60_000,
   connectionTimeoutMillis: 2_000,
   query_timeout: 35_000,
   keepAlive: true,

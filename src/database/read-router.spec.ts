@@ -63,7 +63,6 @@ describe('ReadRouter', () => {
     const { router, primary } = fleet(0);
     await router.check();
     expect(await router.query('catalog', 'SELECT titles')).toEqual([{ from: 'primary' }]);
-    expect(router.generation).toBe(0);
     expect(primary.served).toEqual(['SELECT titles']);
   });
 
@@ -73,9 +72,8 @@ describe('ReadRouter', () => {
     await router.check();
     expect(router.current).toBe(replicas[0]);
     expect(await router.query('search', 'SELECT search')).toEqual([{ from: 'replica-0' }]);
-    expect(router.generation).toBe(1);
     await router.check();
-    expect(router.generation).toBe(1);
+    expect(router.current).toBe(replicas[0]);
   });
 
   it('leaves out a replica whose read finds it unreachable, sends that read to the next server, and takes it back when a check finds it', async () => {
@@ -95,7 +93,6 @@ describe('ReadRouter', () => {
     replicas[0].answer = answer;
     await router.check();
     expect(router.current).toBe(replicas[0]);
-    expect(router.generation).toBe(3);
   });
 
   it('falls back to the primary when no replica is in rotation', async () => {
@@ -114,12 +111,9 @@ describe('ReadRouter', () => {
       Promise.reject(
         Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' }),
       );
-    const generation = router.generation;
     expect(await router.query('catalog', 'SELECT titles')).toEqual([{ from: 'primary' }]);
     replicas[0].answer = answer;
     expect(router.current).toBe(replicas[0]);
-    // The answer came from elsewhere: a reading of the replica's version no longer vouches for it.
-    expect(router.generation).toBe(generation + 1);
   });
 
   it('sends a read that waited too long for a lock (a standby replaying a table swap) to the primary', async () => {

@@ -45,7 +45,7 @@ const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_l
  * read from the same server: a replica lagging behind another never serves its data under the
  * other's version. Each process prefers one replica, chosen at random at start (a fleet spreads its
  * reads over the replicas), and keeps to it while it is in rotation; otherwise the next one in
- * rotation, otherwise the primary. `generation` changes whenever reads move to another server.
+ * rotation, otherwise the primary.
  *
  * A replica is left out when a check (every REPLICA_CHECK_MS) finds it unreachable, not a standby,
  * or more than MAX_REPLICA_LAG_MS behind the primary (`PrimaryWalHistory`), and at once when a read
@@ -58,7 +58,6 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly history = new PrimaryWalHistory();
   private readonly statuses: Map<ReadServer, ReplicaStatus>;
   private serving: ReadServer;
-  private generationNumber = 0;
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
 
@@ -72,11 +71,6 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
     this.statuses = new Map(
       replicas.map((replica) => [replica, { inRotation: false, reason: NOT_CHECKED, lagMs: null }]),
     );
-  }
-
-  /** Changes each time reads move to another server. */
-  get generation(): number {
-    return this.generationNumber;
   }
 
   /** The server reads go to now. */
@@ -109,9 +103,6 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
       if (failure === null) throw error;
       if (failure === 'unreachable') this.leaveOut(server, `unreachable: ${messageOf(error)}`);
       const next = this.serving !== server ? this.serving : this.primary;
-      // A read answered by a server other than the one serving counts as reads having moved: a
-      // search whose other statements ran on the replica must not take its version for the answer.
-      if (next !== this.serving) this.generationNumber++;
       return next[role].query<Row>(sql, params);
     }
   }
@@ -188,7 +179,6 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
     }
     if (chosen === this.serving) return;
     this.serving = chosen;
-    this.generationNumber++;
     this.logger.log(`Catalog reads now go to ${chosen === this.primary ? 'the primary' : chosen.name}`);
   }
 }

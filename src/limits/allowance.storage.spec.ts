@@ -108,6 +108,20 @@ describe('AllowanceStorage', () => {
     expect(minute.reserves.length).toBeLessThanOrEqual(5);
   });
 
+  it('starts a busy key’s next window with the block size it had reached, not with one request', async () => {
+    const windowEnd = now + MINUTE_TTL_MS;
+    while (now < windowEnd - 100) {
+      for (let i = 0; i < 50; i++) await hit(1_000_000);
+      now += 100;
+    }
+    const reached = minute.reserves.at(-1)!.want;
+    expect(reached).toBeGreaterThan(64);
+    now = windowEnd;
+    const before = minute.reserves.length;
+    await hit(1_000_000);
+    expect(minute.reserves[before].want).toBe(reached);
+  });
+
   it('counts a reserved block as used at once: the shared counter is never behind what was accepted', async () => {
     await accepted(10, 1_000_000);
     await hit(1_000_000);

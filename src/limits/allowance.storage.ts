@@ -20,6 +20,8 @@ interface Allowance {
   /** The window's reserved total at this replica's last reservation. */
   total: number;
   lastBlock: number;
+  /** The last block of the window before, where a busy key's first block of a window starts. */
+  previousWindowBlock: number;
   lastRefillAt: number;
   lastSpentAt: number;
   /** Until then the window counts as exhausted without asking the store again. */
@@ -95,7 +97,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
 
   /**
    * Gives one spent unit back to this replica's block of the counter's open window, without I/O: a
-   * request refused before it was served (`UnchargedRefusalInterceptor`). The next request spends it,
+   * request refused before it was served (`UnchargedRefusalFilter`). The next request spends it,
    * or it goes back to the shared store with the rest of an idle block. Nothing is given back when no
    * unit of the open window is spent here (the window has ended or started over since), so a replica
    * never holds more than it reserved.
@@ -154,6 +156,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         spent: 0,
         total: 0,
         lastBlock: 0,
+        previousWindowBlock: 0,
         lastRefillAt: 0,
         lastSpentAt: 0,
         exhaustedUntil: 0,
@@ -175,6 +178,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       spent: 0,
       total: 0,
       lastBlock: 0,
+      previousWindowBlock: allowance.lastBlock || allowance.previousWindowBlock,
       exhaustedUntil: 0,
     });
   }
@@ -187,6 +191,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         reserved: allowance.total,
         waiting: allowance.waiting,
         lastBlock: allowance.lastBlock,
+        previousWindowBlock: allowance.previousWindowBlock,
         msSinceLastRefill: sentAt - allowance.lastRefillAt,
       });
       const reservation = await store.reserve(key, want, limit, ttl);
@@ -194,7 +199,6 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         // The shared counter started a new window: whatever was held belonged to the old one.
         allowance.available = 0;
         allowance.spent = 0;
-        allowance.lastBlock = 0;
         allowance.window = reservation.window;
       }
       allowance.release = reservation.release;
@@ -216,8 +220,11 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
     const now = this.clock();
     for (const [key, allowance] of this.allowances) {
       if (allowance.refill || allowance.waiting > 0) continue;
-      if (allowance.endsAt <= now) {
+      if (allowance.endsAt <= now - RESERVATION.slowRefillMs) {
+        // Kept a while past its end, so a key still busy starts its next window with its block size.
         this.allowances.delete(key);
+      } else if (allowance.endsAt <= now) {
+        continue;
       } else if (
         allowance.available > 0 &&
         now - Math.max(allowance.lastSpentAt, allowance.lastRefillAt) >= RESERVATION.idleReleaseMs

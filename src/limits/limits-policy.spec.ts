@@ -1,7 +1,17 @@
 import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
 
 describe('reservationSize', () => {
-  const demand = { limit: 1_000_000, reserved: 0, waiting: 0, lastBlock: 0, msSinceLastRefill: 60_000 };
+  const demand = {
+    limit: 1_000_000,
+    reserved: 0,
+    waiting: 0,
+    lastBlock: 0,
+    previousWindowBlock: 0,
+    msSinceLastRefill: 60_000,
+  };
+  const fast = RESERVATION.fastRefillMs - 1;
+  const steady = (RESERVATION.fastRefillMs + RESERVATION.slowRefillMs) / 2;
+  const slow = RESERVATION.slowRefillMs + 1;
 
   it('starts with one request, or as many as are waiting', () => {
     expect(reservationSize(demand)).toBe(1);
@@ -9,10 +19,18 @@ describe('reservationSize', () => {
   });
 
   it('doubles while blocks go fast, halves when they go slowly, keeps a steady size', () => {
-    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: 10 })).toBe(16);
-    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: 5_000 })).toBe(4);
-    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: 500 })).toBe(8);
-    expect(reservationSize({ ...demand, lastBlock: 1, msSinceLastRefill: 5_000 })).toBe(1);
+    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: fast })).toBe(16);
+    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: slow })).toBe(4);
+    expect(reservationSize({ ...demand, lastBlock: 8, msSinceLastRefill: steady })).toBe(8);
+    expect(reservationSize({ ...demand, lastBlock: 1, msSinceLastRefill: slow })).toBe(1);
+  });
+
+  it('starts a busy key’s new window at its last block size, an idle one’s at one request', () => {
+    const busy = { ...demand, previousWindowBlock: 4_096 };
+    expect(reservationSize({ ...busy, msSinceLastRefill: fast })).toBe(4_096);
+    expect(reservationSize({ ...busy, msSinceLastRefill: RESERVATION.slowRefillMs })).toBe(4_096);
+    expect(reservationSize({ ...busy, msSinceLastRefill: slow })).toBe(1);
+    expect(reservationSize({ ...busy, limit: 100, msSinceLastRefill: fast })).toBe(25);
   });
 
   it('never exceeds the largest block, so a crash costs a key at most that much', () => {

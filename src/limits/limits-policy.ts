@@ -5,15 +5,17 @@
  *
  * Each replica reserves a block of a window's allowance in one atomic statement and
  * spends it in memory. Blocks follow demand (doubling while a block lasts less than `fastRefillMs`,
- * halving when one lasts more than `slowRefillMs`), never exceed `maxBlock` (a crash costs a key at
- * most one unused block), and never more than `shareOfRemaining` of what is left in the window, so
- * they shrink to single requests near the limit and every replica with demand still gets its turn.
+ * halving when one lasts more than `slowRefillMs`), so a busy key costs each counter about one
+ * statement every 2–8 s whatever its rate (issue 30: the database sees work per second, not per
+ * request). They never exceed `maxBlock` (a crash costs a key at most one unused block), and never
+ * more than `shareOfRemaining` of what is left in the window, so they shrink to single requests near
+ * the limit and every replica with demand still gets its turn.
  */
 export const RESERVATION = {
-  maxBlock: 1_000,
+  maxBlock: 20_000,
   shareOfRemaining: 0.25,
-  fastRefillMs: 250,
-  slowRefillMs: 1_000,
+  fastRefillMs: 2_000,
+  slowRefillMs: 8_000,
   /** A window found exhausted is asked again after this long (another replica may return allowance). */
   exhaustedRecheckMs: 1_000,
   /** Allowance a replica has not touched for this long goes back to the window. */
@@ -32,16 +34,21 @@ export interface ReservationDemand {
   waiting: number;
   /** The size of this replica's previous reservation in the window (0 for none). */
   lastBlock: number;
+  /** The size of its last reservation in the window before (0 for none). */
+  previousWindowBlock: number;
   msSinceLastRefill: number;
 }
 
 export function reservationSize(demand: ReservationDemand): number {
-  const { limit, reserved, waiting, lastBlock, msSinceLastRefill } = demand;
+  const { limit, reserved, waiting, lastBlock, previousWindowBlock, msSinceLastRefill } = demand;
   let wanted = 1;
   if (lastBlock > 0) {
     if (msSinceLastRefill < RESERVATION.fastRefillMs) wanted = lastBlock * 2;
     else if (msSinceLastRefill > RESERVATION.slowRefillMs) wanted = Math.ceil(lastBlock / 2);
     else wanted = lastBlock;
+  } else if (previousWindowBlock > 0 && msSinceLastRefill <= RESERVATION.slowRefillMs) {
+    // A new window of a key that stayed busy: its size, rather than doubling up from 1 again.
+    wanted = previousWindowBlock;
   }
   wanted = Math.max(wanted, waiting);
   const share = Math.ceil(Math.max(0, limit - reserved) * RESERVATION.shareOfRemaining);

@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Gauge, Registry } from 'prom-client';
-import { CatalogCaches } from '../catalog/catalog-caches';
+import { CatalogCaches, type CacheSize } from '../catalog/catalog-caches';
 
-/** The size of each in-memory catalog cache against its share of CACHE_BUDGET_MB, read at scrape time. */
+/** The size of each in-memory catalog cache against the CACHE_BUDGET_MB they share, read at scrape time. */
 @Injectable()
 export class CacheMetrics {
   constructor(registry: Registry, caches: CatalogCaches) {
-    const gauge = (
-      name: string,
-      help: string,
-      read: (cache: { size: number; bytes: number; maxBytes: number }) => number,
-    ) =>
+    const gauge = (name: string, help: string, read: (cache: CacheSize) => number) =>
       new Gauge({
         name,
         help,
@@ -23,8 +19,13 @@ export class CacheMetrics {
     gauge('catalog_cache_bytes', 'Bytes held by a catalog cache (titles, searches, lists)', (c) => c.bytes);
     gauge(
       'catalog_cache_budget_bytes',
-      'Bytes a catalog cache may hold (its share of CACHE_BUDGET_MB)',
+      'Bytes the catalog caches may hold together (CACHE_BUDGET_MB), the same for each',
       (c) => c.maxBytes,
+    );
+    gauge(
+      'catalog_cache_floor_bytes',
+      'Bytes of the budget a catalog cache keeps whatever the others want',
+      (c) => c.floorBytes,
     );
     gauge('catalog_cache_entries', 'Answers held by a catalog cache', (c) => c.size);
   }

@@ -1,8 +1,8 @@
+import { OVERLOAD_RETRY_AFTER_SECONDS } from '../../common/access/access-headers';
 import {
   ASSUMED_SEARCH_DURATION_MS,
   MAX_SEARCH_WAIT_MS,
   MIN_SEARCHES_PER_WINDOW,
-  SEARCH_RETRY_AFTER_SECONDS,
   SEARCH_SHARE,
   type SearchDone,
   SearchShare,
@@ -54,7 +54,7 @@ const REFUSAL = expect.objectContaining({
   code: 'INTERNAL_ERROR',
   uncharged: true,
   expected: true,
-  headers: { 'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS) },
+  headers: { 'Retry-After': String(OVERLOAD_RETRY_AFTER_SECONDS) },
 });
 
 describe('SearchShare', () => {

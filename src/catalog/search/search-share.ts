@@ -1,3 +1,4 @@
+import { overloadRefusalHeaders } from '../../common/access/access-headers';
 import { ApiError } from '../../common/errors/api-error';
 
 /** The share of a saturated process's requests that searches may take while other requests wait. */
@@ -13,8 +14,6 @@ export const MIN_SEARCHES_PER_WINDOW = 5;
 export const MAX_SEARCH_WAIT_MS = 150;
 /** Searches that may wait at once; more are refused at once. */
 export const MAX_WAITING_SEARCHES = 1_000;
-/** What a refused search is told to wait before asking again (`Retry-After`, whole seconds). */
-export const SEARCH_RETRY_AFTER_SECONDS = 1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
 /**
@@ -215,7 +214,9 @@ export class SearchShare {
  * counted in the metrics as any 500.
  */
 function searchRefused(): ApiError {
-  return ApiError.uncharged('INTERNAL_ERROR', 'Too many searches are waiting; try again shortly.', {
-    'Retry-After': String(SEARCH_RETRY_AFTER_SECONDS),
-  });
+  return ApiError.uncharged(
+    'INTERNAL_ERROR',
+    'Too many searches are waiting; try again shortly.',
+    overloadRefusalHeaders(),
+  );
 }

@@ -19,6 +19,14 @@ export const RATE_LIMIT_HEADERS = {
   retryAfter: 'Retry-After',
 } as const;
 
+/** What a request refused under overload (not by a limit) is told to wait, in whole seconds. */
+export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
+
+/** A refusal under overload: ask again after Retry-After. */
+export function overloadRefusalHeaders(): Record<string, string> {
+  return { [RATE_LIMIT_HEADERS.retryAfter]: String(OVERLOAD_RETRY_AFTER_SECONDS) };
+}
+
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers), one item per limit. */
 export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
 

@@ -29,16 +29,20 @@ export class ConditionalReply {
   ) {}
 
   /**
-   * The JSON text `body` makes of `read`, tagged with its version and sent as
-   * `application/json; charset=utf-8` (Nest sends a string as it is); none when the client's copy is fresh.
+   * The JSON `body` makes of `read` (text, or its UTF-8 bytes), tagged with its version and sent as
+   * `application/json; charset=utf-8` as it is; none when the client's copy is fresh.
    */
-  json<V>(read: Versioned<V>, body: (value: V) => string): string | undefined {
+  json<V>(read: Versioned<V>, body: (value: V) => string | Uint8Array): string | Uint8Array | undefined {
     if (read.version !== null) {
       this.res.setHeader('ETag', entityTag(read.version, this.req.originalUrl));
       if (this.req.fresh) return undefined;
     }
-    this.res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-    return body(read.value);
+    const answer = body(read.value);
+    this.res.setHeader(
+      'Content-Type',
+      typeof answer === 'string' ? JSON_TEXT_CONTENT_TYPE : JSON_BYTES_CONTENT_TYPE,
+    );
+    return answer;
   }
 }
 
@@ -46,7 +50,9 @@ export class ConditionalReply {
  * Without its charset: Express adds `; charset=utf-8` to a string answer itself, as for `res.json`,
  * and parses a type that already has parameters at a higher cost (bench/RESULTS.md, lookup profile).
  */
-const JSON_CONTENT_TYPE = 'application/json';
+const JSON_TEXT_CONTENT_TYPE = 'application/json';
+/** Express adds no charset to bytes: the same header, written whole. */
+const JSON_BYTES_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The request's `ConditionalReply`. */
 export const Conditional = createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {

@@ -9,7 +9,7 @@ export class ApiError extends Error {
   expected = false;
   /**
    * Whether the request was refused before the service did its work (an overloaded search): its
-   * unit of the key's monthly quota is given back (`UnchargedRefusalInterceptor`). Its minute stays counted.
+   * unit of the key's monthly quota is given back (`UnchargedRefusalFilter`). Its minute stays counted.
    */
   uncharged = false;
 

@@ -7,8 +7,7 @@ import { quoteName } from './quote-name';
  * into arrays; the contract makes both a VALIDATION_ERROR.
  */
 export function parseRawQuery(url: string): Record<string, string> {
-  const queryStart = url.indexOf('?');
-  const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const query = queryText(url);
   const params: Record<string, string> = Object.create(null);
   if (query === '') return params;
   for (const pair of query.split('&')) {
@@ -22,6 +21,12 @@ export function parseRawQuery(url: string): Record<string, string> {
     params[name] = value;
   }
   return params;
+}
+
+/** A URL's query string as sent, after `?` (empty without one). */
+export function queryText(url: string): string {
+  const queryStart = url.indexOf('?');
+  return queryStart === -1 ? '' : url.slice(queryStart + 1);
 }
 
 function decode(component: string): string {

@@ -4,7 +4,8 @@ import { getMetadataStorage, validateSync } from 'class-validator';
 import type { Request } from 'express';
 import { ApiError } from '../errors/api-error';
 import { quoteName } from './quote-name';
-import { parseRawQuery } from './raw-query';
+import { parseRawQuery, queryText } from './raw-query';
+import { ValidQueryMemo } from './valid-query-memo';
 
 /**
  * Validates the raw query string against a DTO class and returns the typed instance. Runs in the
@@ -46,7 +47,16 @@ function knownParameters(dto: ClassConstructor<object>): ReadonlySet<string> {
   return known;
 }
 
-/** `@ValidatedQuery(SomeQueryDto)`: the request's query, strictly parsed and validated. */
-export const ValidatedQuery = createParamDecorator((dto: ClassConstructor<object>, ctx: ExecutionContext) =>
-  validateQuery(dto, parseRawQuery(ctx.switchToHttp().getRequest<Request>().originalUrl)),
-);
+const validQueries = new ValidQueryMemo();
+
+/**
+ * `@ValidatedQuery(SomeQueryDto)`: the request's query, strictly parsed and validated; a query text
+ * validated before is answered with the same (frozen) DTO (`ValidQueryMemo`).
+ */
+export const ValidatedQuery = createParamDecorator((dto: ClassConstructor<object>, ctx: ExecutionContext) => {
+  const url = ctx.switchToHttp().getRequest<Request>().originalUrl;
+  const text = queryText(url);
+  return (
+    validQueries.get(dto, text) ?? validQueries.remember(dto, text, validateQuery(dto, parseRawQuery(url)))
+  );
+});

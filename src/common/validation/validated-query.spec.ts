@@ -1,9 +1,12 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import type { ClassConstructor } from 'class-transformer';
 import { PageQueryDto } from '../../catalog/dto/page-query.dto';
 import { SearchQueryDto } from '../../catalog/dto/search-query.dto';
 import { ApiError } from '../errors/api-error';
 import { NoQueryDto } from './no-query.dto';
 import { parseRawQuery } from './raw-query';
-import { validateQuery } from './validated-query.decorator';
+import { ValidatedQuery, validateQuery } from './validated-query.decorator';
 
 const validationMessage = (work: () => unknown): string => {
   try {
@@ -86,5 +89,36 @@ describe('validateQuery', () => {
     expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'a', year: '1799' }))).toContain(
       '1800 to 2100',
     );
+  });
+});
+
+describe('@ValidatedQuery', () => {
+  /** The decorator's factory, as Nest calls it for a request to `url`. */
+  const validated = (dto: ClassConstructor<object>, url: string): unknown => {
+    class Probe {
+      handler(@ValidatedQuery(dto) _query: object) {}
+    }
+    const [{ factory, data }] = Object.values(
+      Reflect.getMetadata(ROUTE_ARGS_METADATA, Probe, 'handler') as Record<
+        string,
+        { factory: (data: unknown, ctx: ExecutionContext) => unknown; data: unknown }
+      >,
+    );
+    const ctx = { switchToHttp: () => ({ getRequest: () => ({ originalUrl: url }) }) } as ExecutionContext;
+    return factory(data, ctx);
+  };
+
+  it('answers a query text validated before with the same frozen DTO, and refuses an invalid one every time', () => {
+    const first = validated(SearchQueryDto, '/v1/search?q=love&page=2');
+    expect(first).toMatchObject({ q: 'love', page: 2, limit: 20 });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(validated(SearchQueryDto, '/v1/search?q=love&page=2')).toBe(first);
+    expect(validated(SearchQueryDto, '/other?q=love&page=2')).toBe(first);
+    expect(validated(SearchQueryDto, '/v1/search?page=2&q=love')).not.toBe(first);
+    for (let i = 0; i < 2; i++) {
+      expect(validationMessage(() => validated(SearchQueryDto, '/v1/search?q=love&page=0'))).toBe(
+        'page must be an integer from 1 to 1000000.',
+      );
+    }
   });
 });
