@@ -179,6 +179,8 @@ async function main(): Promise<void> {
         env: { DATABASE_URL: bounced, DATABASE_DIRECT_URL: directUrl.toString() },
       },
     ];
+    // PgBouncer without DATABASE_DIRECT_URL has no change feed (it polls); with it, as
+    // docs/operations.md advises, the feed listens on the direct URL.
     for (const { via, env: serverEnv } of paths) {
       const server = await ServerProcess.start(await freePort(), { ...serverEnv, SHUTDOWN_GRACE_MS: '0' });
       try {
