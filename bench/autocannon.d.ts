@@ -21,7 +21,8 @@ declare module 'autocannon' {
     p99: number;
   }
   interface Result {
-    requests: Histogram & { total: number };
+    /** `total`: completed; `sent`: sent, the last ones in flight when the run stopped included. */
+    requests: Histogram & { total: number; sent: number };
     latency: Histogram;
     non2xx: number;
     errors: number;

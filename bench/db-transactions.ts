@@ -210,7 +210,8 @@ async function main(): Promise<void> {
             await sleep(QUIET_MS);
             const after = await transactions(admin, database);
             const windowMs = Date.now() - startedAt;
-            const answered = result.requests.total;
+            // Sent, not only completed: the requests in flight when the load stopped ran their statements too.
+            const answered = result.requests.sent;
             const counted = after - before;
             const quietBackground = idlePerMs * (windowMs - result.duration * 1000);
             const per = (n: number) => ((n / answered) * 1000).toFixed(1);
