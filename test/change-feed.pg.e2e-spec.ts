@@ -127,8 +127,7 @@ describe('no change feed behind a transaction pooler', () => {
     database = await createTestDatabase();
     if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
     directUrl = database.config.url;
-    const target = new URL(directUrl);
-    bouncer = await PgBouncer.start({ host: target.hostname, port: Number(target.port || 5432) });
+    bouncer = await PgBouncer.inFrontOf(directUrl);
     files = new FixtureFiles();
     metricsPort = await freePort();
     server = await ServerProcess.start(await freePort(), {

@@ -65,8 +65,7 @@ describe('three replicas behind PgBouncer in transaction mode', () => {
     database = await createTestDatabase();
     if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
     directUrl = database.config.url;
-    const target = new URL(directUrl);
-    bouncer = await PgBouncer.start({ host: target.hostname, port: Number(target.port || 5432) });
+    bouncer = await PgBouncer.inFrontOf(directUrl);
     bouncedUrl = bouncer.url(directUrl);
     files = new FixtureFiles();
 

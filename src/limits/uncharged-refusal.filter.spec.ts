@@ -1,35 +1,15 @@
-import type { ArgumentsHost } from '@nestjs/common';
 import { FILTER_CATCH_EXCEPTIONS } from '@nestjs/common/constants';
 import { attachAuthenticatedKey } from '../auth/authenticated-request';
 import { LIMITS } from '../common/access/limit-table';
 import { ApiError } from '../common/errors/api-error';
 import type { AllowanceStorage } from './allowance.storage';
 import { UnchargedRefusalFilter } from './uncharged-refusal.filter';
+import { fakeHttpHost } from '../../test/support/fake-http-host';
 
 function fakeHost() {
-  const headers = new Map<string, string>();
-  const res = {
-    headersSent: false,
-    statusCode: 200,
-    body: undefined as unknown,
-    setHeader: (name: string, value: string) => headers.set(name, value),
-    removeHeader: (name: string) => headers.delete(name),
-    status(code: number) {
-      this.statusCode = code;
-      return this;
-    },
-    json(body: unknown) {
-      this.body = body;
-      return this;
-    },
-    end: jest.fn(),
-  };
-  const req = { headers: { 'x-request-id': 'req-1' } };
-  attachAuthenticatedKey(req, { id: 'k1', rpm: 10, monthlyQuota: 100 });
-  const host = {
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-  } as unknown as ArgumentsHost;
-  return { host, res, headers };
+  const fake = fakeHttpHost();
+  attachAuthenticatedKey(fake.req, { id: 'k1', rpm: 10, monthlyQuota: 100 });
+  return fake;
 }
 
 describe('UnchargedRefusalFilter', () => {

@@ -17,6 +17,12 @@ export class PgBouncer {
     private readonly dir: string,
   ) {}
 
+  /** A PgBouncer in front of the server of a postgres:// URL. */
+  static inFrontOf(url: string): Promise<PgBouncer> {
+    const target = new URL(url);
+    return PgBouncer.start({ host: target.hostname, port: Number(target.port || 5432) });
+  }
+
   static async start(target: { host: string; port: number }, poolSize = 20): Promise<PgBouncer> {
     const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
     const port = await freePort();

@@ -1,31 +1,9 @@
-import { type ArgumentsHost, BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { fakeHttpHost } from '../../../test/support/fake-http-host';
 import { ApiError } from './api-error';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 
-function fakeHost() {
-  const headers = new Map<string, string>([['X-RateLimit-Limit', '10']]);
-  const res = {
-    headersSent: false,
-    statusCode: 200,
-    body: undefined as unknown,
-    setHeader: (name: string, value: string) => headers.set(name, value),
-    removeHeader: (name: string) => headers.delete(name),
-    status(code: number) {
-      this.statusCode = code;
-      return this;
-    },
-    json(body: unknown) {
-      this.body = body;
-      return this;
-    },
-    end: jest.fn(),
-  };
-  const req = { headers: { 'x-request-id': 'req-1' } };
-  const host = {
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-  } as unknown as ArgumentsHost;
-  return { host, res, headers };
-}
+const fakeHost = () => fakeHttpHost([['X-RateLimit-Limit', '10']]);
 
 describe('AllExceptionsFilter', () => {
   const filter = new AllExceptionsFilter();
