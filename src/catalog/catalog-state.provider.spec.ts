@@ -225,5 +225,24 @@ describe('CatalogStateProvider', () => {
       expect((await provider.fresh()).state.catalogVersion).toBe('v1');
       expect(repository.current.mock.calls).toEqual([[feed], []]);
     });
+
+    it("checks the pool for /health even while the feed is live: the feed's session can outlive it", async () => {
+      const feed = new FakeChangeFeed();
+      feed.live = true;
+      const repository = {
+        current: jest.fn(async (on?: unknown) => {
+          if (on === feed) return row('v1');
+          throw new Error('the pool is closed');
+        }),
+      } as unknown as CatalogStateRepository & { current: jest.Mock };
+      const provider = new CatalogStateProvider(repository, feed);
+      expect((await provider.fresh()).state.catalogVersion).toBe('v1');
+      await expect(provider.freshOnPool()).rejects.toThrow('the pool is closed');
+      expect(repository.current.mock.calls).toEqual([[feed], []]);
+      // A failed check is a failed read: nothing is trusted until one succeeds.
+      expect(repository.current).toHaveBeenCalledTimes(2);
+      await provider.current();
+      expect(repository.current).toHaveBeenCalledTimes(3);
+    });
   });
 });

@@ -55,6 +55,7 @@ export interface StateReading {
 @Injectable()
 export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
   private inFlight: Promise<StateReading> | null = null;
+  private inFlightOnPool: Promise<StateReading> | null = null;
   private newest: StateReading | null = null;
   private lastReadFailed = false;
   /** Reads started, the number of the read behind `newest`, and the first read `current()` trusts. */
@@ -112,23 +113,37 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   invalidate(): void {
     this.trustedFrom = this.started + 1;
     this.inFlight = null;
+    this.inFlightOnPool = null;
   }
 
   fresh(): Promise<StateReading> {
     if (this.inFlight) return this.inFlight;
-    const read: Promise<StateReading> = this.read().finally(() => {
+    const read: Promise<StateReading> = this.read(() => this.readState()).finally(() => {
       if (this.inFlight === read) this.inFlight = null;
     });
     this.inFlight = read;
     return read;
   }
 
-  private async read(): Promise<StateReading> {
+  /**
+   * A fresh reading taken on the reads' pool, the connections requests use, never on the change
+   * feed's session (which can outlive them): what /health checks. Concurrent callers share one read.
+   */
+  freshOnPool(): Promise<StateReading> {
+    if (this.inFlightOnPool) return this.inFlightOnPool;
+    const read: Promise<StateReading> = this.read(() => this.repository.current()).finally(() => {
+      if (this.inFlightOnPool === read) this.inFlightOnPool = null;
+    });
+    this.inFlightOnPool = read;
+    return read;
+  }
+
+  private async read(readState: () => Promise<CatalogState>): Promise<StateReading> {
     const sentAt = Date.now();
     const number = ++this.started;
     let state: CatalogState;
     try {
-      state = await withTimeout(this.readState(), CATALOG_STATE_TIMEOUT_MS);
+      state = await withTimeout(readState(), CATALOG_STATE_TIMEOUT_MS);
     } catch (error) {
       this.lastReadFailed = true;
       throw error;

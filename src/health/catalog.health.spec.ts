@@ -16,7 +16,7 @@ describe('CatalogHealthIndicator', () => {
     settle = [];
     reads = 0;
     const provider = {
-      fresh: () => {
+      freshOnPool: () => {
         reads++;
         return new Promise<StateReading>((resolve, reject) =>
           settle.push((value) => (value instanceof Error ? reject(value) : resolve(value))),
