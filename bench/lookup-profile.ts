@@ -9,6 +9,7 @@
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/lookup-profile.ts --checkout . --node node
  * Only the samples of the measured run count (V8's profile clock and process.hrtime are both the
  * monotonic clock). `--functions-out FILE` writes every function's µs per request, to diff checkouts.
+ * `--server bare` profiles the admission bench's bare NestJS endpoint instead, to diff against it.
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     top: { type: 'string', default: '12' },
     // `lookup` or `search` (bench/bench-routes.ts).
     route: { type: 'string', default: 'lookup' },
+    // `full` (the service) or `bare` (the fixed-body NestJS endpoint the admission bench compares it to).
+    server: { type: 'string', default: 'full' },
     // Also write every function's µs per request (the measured window) here, to diff two checkouts.
     'functions-out': { type: 'string' },
   },
@@ -61,9 +64,10 @@ function area(url: string, name: string): string {
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
   const [route] = cachedRoutes(values.route!);
-  const path = (await cachedRoutePaths(DATABASE_URL))[route];
+  if (values.server !== 'full' && values.server !== 'bare') throw new Error('--server is full or bare');
+  const path = values.server === 'bare' ? '/bare' : (await cachedRoutePaths(DATABASE_URL))[route];
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
-  const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), ['full', values.port!], {
+  const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
     execPath: values.node,
     execArgv: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },

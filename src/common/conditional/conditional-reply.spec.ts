@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Controller, Get, type INestApplication, NotFoundException, Query } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -43,6 +44,12 @@ describe('ConditionalReply', () => {
 
   const get = (path: string, headers: Record<string, string> = {}) =>
     request(app.getHttpServer()).get(path).set(headers);
+
+  it('keeps the tag of a version and target stable: 27 characters of their SHA-256, base64url', () => {
+    const digest = createHash('sha256').update('v1').update('\0').update('/v1/titles/tt0111161');
+    expect(entityTag('v1', '/v1/titles/tt0111161')).toBe(`"${digest.digest('base64url').slice(0, 27)}"`);
+    expect(entityTag('v1', '/v1/titles/tt0111161')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
 
   it('tags a versioned answer from the version and the request target, not the body', async () => {
     const first = await get('/item').expect(200);
