@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'mov_live_';
 const API_KEY_FORMAT = /^mov_live_[A-Za-z0-9_-]{43,}$/;
@@ -14,9 +14,12 @@ export function isWellFormedApiKey(key: string): boolean {
   return API_KEY_FORMAT.test(key);
 }
 
-/** Keys carry 256 random bits, so an unsalted SHA-256 is a safe, indexable one-way hash. */
+/**
+ * Keys carry 256 random bits, so an unsalted SHA-256 is a safe, indexable one-way hash. Once per
+ * request: the one-shot `hash` costs a third of a `createHash` object.
+ */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function displayPrefix(key: string): string {
