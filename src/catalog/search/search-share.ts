@@ -6,8 +6,8 @@ export const SEARCH_SHARE = 0.05;
 /**
  * What a search that reads the database costs, in ordinary requests (cached title lookups): the
  * weight of each search in the share. Measured, not tuned: at 1.3M titles with PostgreSQL on the
- * same cores, a search served cost the lookups beside it 4.4–8.6 lookups (median 4.8; about 2 of
- * them the server's own CPU, the rest PostgreSQL's). See docs/search.md.
+ * same cores, a search served cost the lookups beside it 4.4–8.6 lookups (median 4.8; 2–3 of them
+ * the server's own CPU, the rest PostgreSQL's). See docs/search.md.
  */
 export const SEARCH_COST_IN_REQUESTS = 5;
 /** Event-loop utilization over one window from which the process counts as saturated. */
