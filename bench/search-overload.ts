@@ -10,7 +10,9 @@
  *
  *   npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--searchers 256] [--lookups 32] \
- *     [--metrics-url http://127.0.0.1:9464/metrics]
+ *     [--metrics-url http://127.0.0.1:9464/metrics] [--warmup 0]
+ * With --warmup N, the lookups ask for N seconds first, unreported: a fresh server's title cache is
+ * empty, and a cold one makes the "alone" phase measure PostgreSQL instead of the process.
  * With --metrics-url, the served searches' durations as the server measured them (from arrival to
  * answer, without the client's own queueing): the share within 250 ms and the bucket holding p95,
  * from `http_request_duration_seconds` scraped before and after the mixed phase.
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     searchers: { type: 'string', default: '256' },
     lookups: { type: 'string', default: '32' },
     'honor-retry-after': { type: 'boolean', default: false },
+    warmup: { type: 'string', default: '0' },
     /** The server's metrics port: adds the server-side durations of the served searches. */
     'metrics-url': { type: 'string' },
   },
@@ -62,8 +65,8 @@ async function client(nextPath: () => string, until: number, tally: Tally): Prom
   }
 }
 
-async function phase(classes: Record<string, { clients: number; path: () => string }>) {
-  const until = performance.now() + seconds * 1000;
+async function phase(classes: Record<string, { clients: number; path: () => string }>, forSeconds = seconds) {
+  const until = performance.now() + forSeconds * 1000;
   const tallies: Record<string, Tally> = {};
   await Promise.all(
     Object.entries(classes).flatMap(([name, { clients, path }]) => {
@@ -80,8 +83,8 @@ async function phase(classes: Record<string, { clients: number; path: () => stri
     Object.entries(tallies).map(([name, tally]) => [
       name,
       {
-        rps: Math.round((tally.okMs.length + tally.refusedMs.length) / seconds),
-        ok_rps: Math.round(tally.okMs.length / seconds),
+        rps: Math.round((tally.okMs.length + tally.refusedMs.length) / forSeconds),
+        ok_rps: Math.round(tally.okMs.length / forSeconds),
         statuses: tally.statuses,
         ok_p50_ms: percentile(tally.okMs, 0.5),
         ok_p95_ms: percentile(tally.okMs, 0.95),
@@ -140,6 +143,10 @@ async function main(): Promise<void> {
     `/v1/search?q=${encodeURIComponent(pick(words))}&page=${1 + Math.floor(Math.random() * 5)}`;
   const lookups = Number(values.lookups);
 
+  if (Number(values.warmup) > 0) {
+    const warm = await phase({ lookups: { clients: lookups, path: lookup } }, Number(values.warmup));
+    console.log(JSON.stringify({ run: `warm-up: ${lookups} lookup clients, ${values.warmup} s`, ...warm }));
+  }
   const alone = await phase({ lookups: { clients: lookups, path: lookup } });
   console.log(JSON.stringify({ run: `${lookups} lookup clients alone`, ...alone }));
   const before = await servedSearchBuckets();

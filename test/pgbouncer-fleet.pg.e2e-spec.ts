@@ -14,8 +14,9 @@ import { awaitRoomInMinute, eventually } from './support/timing';
  * no prepared statements, no start-up parameters beyond the usual): the schema migrated through it,
  * keys created through it, three built replicas on it, and ≥ 10,000 mixed requests (lookups,
  * searches, list pages, /health) while the CLI re-ingests (its session on DATABASE_DIRECT_URL).
- * No 500 but a few searches refused under overload (at most 0.5%, with Retry-After), every answer
- * wholly one catalog, a per-minute limit exact across the replicas.
+ * No 500, not even a search refused under overload (six clients per replica, each one request at a
+ * time, are a few: `ALWAYS_SERVED_SEARCHES`), every answer wholly one catalog, a per-minute limit
+ * exact across the replicas.
  */
 
 const REPLICAS = 3;
@@ -24,8 +25,6 @@ const CLIENTS_PER_REPLICA = 6;
 const OLD = { count: 400, marker: 'Alpha', year: 1990 };
 const NEW = { count: 600, marker: 'Beta', year: 2020 };
 const LIMITED_RPM = 50;
-/** Searches the admission may refuse under overload on this shared 2-core machine: 0.5% of the load (0–5 seen). */
-const MAX_REFUSED_SEARCHES = TOTAL_REQUESTS / 200;
 const imdbId = (i: number) => `tt${8_000_000 + i}`;
 
 describe('three replicas behind PgBouncer in transaction mode', () => {
@@ -112,22 +111,7 @@ describe('three replicas behind PgBouncer in transaction mode', () => {
       (n) => `/v1/series?limit=10&page=${1 + (n % 12)}`,
       () => `/health`,
     ];
-    /**
-     * A search the admission refused under overload: 500 with Retry-After, its documented answer to a
-     * saturated process (docs/search.md). Three replicas, PgBouncer, PostgreSQL and this client share
-     * two cores, so each replica's event loop is saturated and the search share is in force; counted
-     * apart, and bounded below.
-     */
-    let refusedSearches = 0;
     const check = (path: string, answer: HttpAnswer | null) => {
-      if (
-        answer?.status === 500 &&
-        answer.headers['retry-after'] !== undefined &&
-        path.startsWith('/v1/search')
-      ) {
-        refusedSearches++;
-        return;
-      }
       const status = answer ? String(answer.status) : 'socket';
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
       if (!answer || answer.status !== 200) {
@@ -170,11 +154,9 @@ describe('three replicas behind PgBouncer in transaction mode', () => {
     const loaded = await ingest!;
     expect({ code: loaded.code, stderr: loaded.stderr }).toEqual({ code: 0, stderr: '' });
     console.info(
-      `behind PgBouncer: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}, ` +
-        `${refusedSearches} searches refused under overload`,
+      `behind PgBouncer: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
     );
     expect(problems.slice(0, 10)).toEqual([]);
-    expect(refusedSearches).toBeLessThanOrEqual(MAX_REFUSED_SEARCHES);
     expect(sent).toBeGreaterThanOrEqual(TOTAL_REQUESTS);
     expect([...statuses.keys()].filter((status) => status !== '200' && status !== '404')).toEqual([]);
     expect(bouncer.log()).not.toMatch(/prepared statement|unsupported startup parameter/);

@@ -16,6 +16,10 @@ export class SearchAdmissionMetrics {
         },
       });
     gauge('search_running', 'Searches running', () => admission.running);
-    gauge('search_waiting', 'Searches waiting for their turn (at most 150 ms)', () => admission.waiting);
+    gauge(
+      'search_waiting',
+      'Searches waiting for their turn (at most 150 ms when 8 or more are in flight)',
+      () => admission.waiting,
+    );
   }
 }

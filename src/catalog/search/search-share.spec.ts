@@ -1,8 +1,10 @@
 import { OVERLOAD_RETRY_AFTER_SECONDS } from '../../common/access/access-headers';
 import {
+  ALWAYS_SERVED_SEARCHES,
   ASSUMED_SEARCH_DURATION_MS,
   MAX_SEARCH_WAIT_MS,
   MIN_SEARCHES_PER_WINDOW,
+  SEARCH_COST_IN_REQUESTS,
   SEARCH_SHARE,
   type SearchDone,
   SearchShare,
@@ -84,9 +86,9 @@ describe('SearchShare', () => {
   it('gives searches their share of a saturated process, and refuses at once those whose window is too far', async () => {
     const share = shareOf();
     ask(share, 100);
-    // 100 searches and 900 other requests arrived in a saturated window.
-    share.endWindow({ utilization: SATURATED, requests: 1_000 });
-    const budget = Math.floor((900 * SEARCH_SHARE) / (1 - SEARCH_SHARE));
+    // 100 searches and 10,000 other requests arrived in a saturated window.
+    share.endWindow({ utilization: SATURATED, requests: 10_100 });
+    const budget = Math.floor((10_000 * SEARCH_SHARE) / ((1 - SEARCH_SHARE) * SEARCH_COST_IN_REQUESTS));
     const next = ask(share, 300);
     expect(next.count()).toBe(budget);
     // The next window (100 ms away) has room for `budget` more; the one after is beyond the bound.
@@ -95,10 +97,27 @@ describe('SearchShare', () => {
     expect(next.refusals).toEqual(Array(300 - 2 * budget).fill(REFUSAL));
     // The next window starts the waiting searches, first come first served, within its budget.
     now += WINDOW_MS;
-    share.endWindow({ utilization: SATURATED, requests: 1_200 });
+    share.endWindow({ utilization: SATURATED, requests: 12_000 });
     await settle();
     expect(next.started.slice(0, 2 * budget)).toEqual(Array(2 * budget).fill(true));
     expect(share.waitingCount).toBe(0);
+  });
+
+  it('weighs a search as SEARCH_COST_IN_REQUESTS requests: the searches it lets start cost at most SEARCH_SHARE of the work', () => {
+    for (const others of [2_000, 10_000, 50_000]) {
+      const share = shareOf();
+      share.endWindow({ utilization: SATURATED, requests: others });
+      const budget = ask(share, 2_000).count();
+      const searchWork = budget * SEARCH_COST_IN_REQUESTS;
+      expect(searchWork / (searchWork + others)).toBeLessThanOrEqual(SEARCH_SHARE);
+      // One search more would exceed the share: the budget is the whole share, rounded down.
+      const oneMore = (budget + 1) * SEARCH_COST_IN_REQUESTS;
+      expect(oneMore / (oneMore + others)).toBeGreaterThan(SEARCH_SHARE);
+      // Counted in requests, as before the weight, the same load would have let start ten times more.
+      expect(budget).toBeLessThan(
+        ((others * SEARCH_SHARE) / (1 - SEARCH_SHARE)) * (2 / SEARCH_COST_IN_REQUESTS),
+      );
+    }
   });
 
   it('always lets a few searches start, however much other traffic there is', () => {
@@ -123,55 +142,60 @@ describe('SearchShare', () => {
   });
 
   it('refuses at once a search whose place in the queue cannot start within the bound', () => {
-    const share = shareOf({ concurrency: 2 });
-    // Searches have taken 50 ms: with 2 running, a slot frees every 25 ms on average.
-    const first = ask(share, 2);
-    now += 50;
+    // As many running as are always served: every waiting place is judged by its estimate.
+    const share = shareOf({ concurrency: ALWAYS_SERVED_SEARCHES });
+    // Searches have taken 80 ms: with 8 running, a slot frees every 10 ms on average.
+    const first = ask(share, ALWAYS_SERVED_SEARCHES);
+    now += 80;
     first.done.forEach((finish) => finish!());
-    const searches = ask(share, 12);
-    const fitting = Math.floor(MAX_SEARCH_WAIT_MS / 25); // places 1..6 start within 150 ms
-    expect(searches.count()).toBe(2);
+    const searches = ask(share, 30);
+    const fitting = Math.floor(MAX_SEARCH_WAIT_MS / 10); // places 1..15 start within 150 ms
+    expect(searches.count()).toBe(ALWAYS_SERVED_SEARCHES);
     expect(share.waitingCount).toBe(fitting);
-    expect(searches.refusals).toEqual(Array(12 - 2 - fitting).fill(REFUSAL));
+    expect(searches.refusals).toEqual(Array(30 - ALWAYS_SERVED_SEARCHES - fitting).fill(REFUSAL));
   });
 
   it('before any search has finished, estimates waits with the assumed duration', () => {
-    const share = shareOf({ concurrency: 1 });
-    const searches = ask(share, 4);
-    // 1 runs; the n-th waiting place would wait n × the assumed duration.
-    const fitting = Math.floor(MAX_SEARCH_WAIT_MS / ASSUMED_SEARCH_DURATION_MS);
-    expect(searches.count()).toBe(1);
+    const share = shareOf({ concurrency: ALWAYS_SERVED_SEARCHES });
+    const searches = ask(share, 30);
+    // 8 run; the n-th waiting place would wait n × the assumed duration / 8.
+    const fitting = Math.floor(MAX_SEARCH_WAIT_MS / (ASSUMED_SEARCH_DURATION_MS / ALWAYS_SERVED_SEARCHES));
+    expect(searches.count()).toBe(ALWAYS_SERVED_SEARCHES);
     expect(share.waitingCount).toBe(fitting);
-    expect(searches.refusals).toEqual(Array(4 - 1 - fitting).fill(REFUSAL));
+    expect(searches.refusals).toEqual(Array(30 - ALWAYS_SERVED_SEARCHES - fitting).fill(REFUSAL));
   });
 
-  it('refuses a waiting search beyond the next round that has not started when the bound ends', async () => {
+  it('refuses a waiting search beyond the few always served when the bound ends; the few wait however long', async () => {
     const share = shareOf({ concurrency: 1 });
     ask(share, 1).done[0]!(); // searches take no time: every place is within the bound on arrival
-    const searches = ask(share, 3);
-    expect(share.waitingCount).toBe(2);
+    const searches = ask(share, ALWAYS_SERVED_SEARCHES + 2);
+    // 1 runs; the next 7 find fewer than 8 in flight; the last 2 find 8 and 9.
+    expect(share.waitingCount).toBe(ALWAYS_SERVED_SEARCHES + 1);
     jest.advanceTimersByTime(MAX_SEARCH_WAIT_MS - 1);
     await settle();
     expect(searches.refusals).toEqual([]);
     jest.advanceTimersByTime(1);
     await settle();
-    // The first waiting search is in the next round: it waits for the running one, however long.
-    expect(searches.refusals).toEqual([REFUSAL]);
-    expect(share.waitingCount).toBe(1);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+    expect(share.waitingCount).toBe(ALWAYS_SERVED_SEARCHES - 1);
     jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
+    await settle();
+    expect(searches.refusals).toHaveLength(2);
     searches.done[0]!();
     await settle();
-    expect(searches.started).toEqual([true, true, false]);
-    // The refused search never runs, and does not hold a slot.
+    expect(searches.started.slice(0, 3)).toEqual([true, true, false]);
+    // A refused search never runs, and does not hold a slot.
     searches.done[1]!();
-    expect(share.runningCount).toBe(0);
+    await settle();
+    expect(share.runningCount).toBe(1);
+    expect(searches.started.filter(Boolean)).toHaveLength(3);
   });
 
   it.each([
     ['idle', IDLE],
     ['saturated (a share in force)', SATURATED],
   ])(
-    'serves a few clients at once however slow searches are, the process %s: a search in the next round is never refused',
+    'never refuses a search that finds fewer than ALWAYS_SERVED_SEARCHES in flight however slow searches are, the process %s',
     async (_, utilization) => {
       const share = shareOf({ concurrency: 2 });
       // Searches have taken 2 s: any wait estimate is far beyond the bound.
@@ -179,17 +203,52 @@ describe('SearchShare', () => {
       now += 2_000;
       slow.done.forEach((finish) => finish!());
       share.endWindow({ utilization, requests: 1_000 });
-      const searches = ask(share, 5);
+      const searches = ask(share, ALWAYS_SERVED_SEARCHES + 1);
       expect(searches.count()).toBe(2);
-      expect(share.waitingCount).toBe(2);
+      expect(share.waitingCount).toBe(ALWAYS_SERVED_SEARCHES - 2);
+      // Only the one that found 8 in flight is refused.
       expect(searches.refusals).toEqual([REFUSAL]);
       jest.advanceTimersByTime(10 * MAX_SEARCH_WAIT_MS);
       searches.done[0]!();
       searches.done[1]!();
       await settle();
-      expect(searches.started).toEqual([true, true, true, true, false]);
+      expect(searches.started.filter(Boolean)).toHaveLength(4);
+      expect(searches.refusals).toHaveLength(1);
     },
   );
+
+  it('serves six clients searching one request at a time beside a flood of other requests: none refused', async () => {
+    // Each search takes 10 ms; the clients ask far more than the 5 a saturated window lets start, so
+    // up to all six wait, some for two windows (beyond the 150 ms bound), and none is refused.
+    const share = shareOf({ concurrency: 4 });
+    const refusals: unknown[] = [];
+    let served = 0;
+    const client = async () => {
+      for (let search = 0; search < 20; search++) {
+        try {
+          const done = await share.admit();
+          served++;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          done();
+        } catch (error) {
+          refusals.push(error);
+        }
+      }
+    };
+    let finished = false;
+    const clients = Promise.all(Array.from({ length: 6 }, client)).then(() => (finished = true));
+    for (let window = 0; window < 1_000 && !finished; window++) {
+      // Saturated by 1,000 other requests a window: the share lets MIN_SEARCHES_PER_WINDOW start.
+      share.endWindow({ utilization: SATURATED, requests: 1_000 });
+      for (let ms = 0; ms < WINDOW_MS; ms += 10) {
+        now += 10;
+        await jest.advanceTimersByTimeAsync(10);
+      }
+    }
+    await clients;
+    expect(refusals).toEqual([]);
+    expect(served).toBe(120);
+  });
 
   it('refuses at once a search that finds too many waiting', () => {
     const share = shareOf({ concurrency: 1, maxWaiting: 3 });

@@ -1,15 +1,34 @@
 import { overloadRefusalHeaders } from '../../common/access/access-headers';
 import { ApiError } from '../../common/errors/api-error';
 
-/** The share of a saturated process's requests that searches may take while other requests wait. */
+/** The share of a saturated process's work that searches may take while other requests wait. */
 export const SEARCH_SHARE = 0.05;
+/**
+ * What a search that reads the database costs, in ordinary requests (cached title lookups): the
+ * weight of each search in the share. Measured, not tuned: at 1.3M titles with PostgreSQL on the
+ * same cores, a search served cost the lookups beside it 4.4–8.6 lookups (median 4.8; 2–3 of them
+ * the server's own CPU, the rest PostgreSQL's). See docs/search.md.
+ */
+export const SEARCH_COST_IN_REQUESTS = 5;
 /** Event-loop utilization over one window from which the process counts as saturated. */
 export const SATURATED_UTILIZATION = 0.9;
+/**
+ * Searches a saturated window's other requests let start in the next: searches × their cost is
+ * SEARCH_SHARE of the work, the other requests the rest.
+ */
+export const SEARCHES_PER_OTHER_REQUEST = SEARCH_SHARE / ((1 - SEARCH_SHARE) * SEARCH_COST_IN_REQUESTS);
 /** Searches that may always start per window, whatever the other traffic. */
 export const MIN_SEARCHES_PER_WINDOW = 5;
 /**
- * How long a search may wait for its turn. One whose turn cannot come within it (by the estimate
- * below) is refused on arrival; one still waiting when it ends is refused then.
+ * Searches in flight (running or waiting) below which a search is never refused: a few clients
+ * searching at once, each one request at a time, are always served (twice the default search
+ * concurrency of 4; the PgBouncer-fleet e2e runs 6 clients per replica). Only more is overload.
+ */
+export const ALWAYS_SERVED_SEARCHES = 8;
+/**
+ * How long a search may wait for its turn, unless fewer than ALWAYS_SERVED_SEARCHES are in flight.
+ * One whose turn cannot come within it (by the estimate below) is refused on arrival; one still
+ * waiting when it ends is refused then.
  */
 export const MAX_SEARCH_WAIT_MS = 150;
 /** Searches that may wait at once; more are refused at once. */
@@ -46,7 +65,7 @@ export type SearchDone = () => void;
 
 interface WaitingSearch {
   start: (done: SearchDone) => void;
-  /** Refuses the search when its wait runs out; none for a search in the next round. */
+  /** Refuses the search when its wait runs out; none for a search among the few always served. */
   timer?: NodeJS.Timeout;
 }
 
@@ -56,19 +75,21 @@ interface WaitingSearch {
  * - Concurrency: at most `concurrency` searches run at once (the search database's own: its pool
  *   size, or the embedded database's limit), so an admitted search never queues again for a
  *   connection.
- * - Share of a saturated process: over each window the process counts its requests; when the window
- *   ends with the event loop saturated and requests other than searches arrived, searches may start
- *   in the next window at most SEARCH_SHARE of all requests (SEARCH_SHARE / (1 − SEARCH_SHARE) per
- *   other request, never fewer than MIN_SEARCHES_PER_WINDOW), so lookups, lists, /health and the
- *   limits keep most of the process. Otherwise (idle process, or searches alone) the window sets no
- *   bound.
+ * - Share of a saturated process, weighed by cost: over each window the process counts its
+ *   requests; when the window ends with the event loop saturated and requests other than searches
+ *   arrived, searches may start in the next window as many as cost SEARCH_SHARE of the work, a search
+ *   weighing SEARCH_COST_IN_REQUESTS other requests (SEARCHES_PER_OTHER_REQUEST per other request,
+ *   never fewer than MIN_SEARCHES_PER_WINDOW), so lookups, lists, /health and the limits keep most of
+ *   the process. Otherwise (idle process, or searches alone) the window sets no bound.
  *
- * Bounded queue wait: a search that arrives when it cannot start, and is not in the next round (fewer
- * waiting than `concurrency` and than MIN_SEARCHES_PER_WINDOW: see `inNextRound`), waits at most `maxWaitMs`. On
- * arrival its wait is estimated from its place in the queue: the running average of search durations
- * (ASSUMED_SEARCH_DURATION_MS until one has finished) × the searches that must finish first / `concurrency`, and the windows its share needs; when the
- * estimate exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search
- * not started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
+ * A few searches are always served: one that finds fewer than ALWAYS_SERVED_SEARCHES in flight
+ * (running or waiting: see `amongTheFew`) waits for its turn however long, neither refused on
+ * arrival nor timed out. Bounded queue wait for the others: a search that arrives when it cannot
+ * start waits at most `maxWaitMs`. On arrival its wait is estimated from its place in the queue: the
+ * running average of search durations (ASSUMED_SEARCH_DURATION_MS until one has finished) × the
+ * searches that must finish first / `concurrency`, and the windows its share needs; when the estimate
+ * exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search not
+ * started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
  * flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as expected (not
  * logged one by one).
  */
@@ -115,13 +136,13 @@ export class SearchShare {
   admit(): Promise<SearchDone> | SearchDone {
     this.searchesArrived++;
     if (this.waiting.length === 0 && this.canStart()) return this.start();
-    const nextRound = this.inNextRound();
-    if (this.waiting.length >= this.maxWaiting || (!nextRound && this.estimatedWaitMs() > this.maxWaitMs)) {
+    const few = this.amongTheFew();
+    if (this.waiting.length >= this.maxWaiting || (!few && this.estimatedWaitMs() > this.maxWaitMs)) {
       throw this.refuse();
     }
     return new Promise<SearchDone>((resolve, reject) => {
       const entry: WaitingSearch = { start: resolve };
-      if (!nextRound) {
+      if (!few) {
         entry.timer = setTimeout(() => {
           this.waiting.splice(this.waiting.indexOf(entry), 1);
           reject(this.refuse());
@@ -136,7 +157,7 @@ export class SearchShare {
     const others = load.requests - this.searchesArrived;
     this.budget =
       load.utilization >= SATURATED_UTILIZATION && others > 0
-        ? Math.max(MIN_SEARCHES_PER_WINDOW, Math.floor((others * SEARCH_SHARE) / (1 - SEARCH_SHARE)))
+        ? Math.max(MIN_SEARCHES_PER_WINDOW, Math.floor(others * SEARCHES_PER_OTHER_REQUEST))
         : Number.POSITIVE_INFINITY;
     this.started = 0;
     this.searchesArrived = 0;
@@ -162,15 +183,15 @@ export class SearchShare {
   }
 
   /**
-   * Whether a search arriving now is in the next round: fewer searches wait than may run at once
-   * and than any window lets start (MIN_SEARCHES_PER_WINDOW). It starts as soon as one running search
-   * ends (each is bounded by the request-path statement deadline) and, under a share, in the next
-   * window at the latest, so it is neither refused on arrival nor timed out: a few clients searching
-   * at once are served, however slow the database or busy the process is for the moment; only
-   * queues longer than a round are overload.
+   * Whether a search arriving now finds fewer than ALWAYS_SERVED_SEARCHES in flight (running or
+   * waiting). Then it is neither refused on arrival nor timed out: it starts once the few ahead of it
+   * have (each running search is bounded by the request-path statement deadline; under a share every
+   * window starts at least MIN_SEARCHES_PER_WINDOW), so a few clients searching at once are served
+   * however slow the database or busy the process is for the moment. Counting the running searches
+   * too keeps a flood's queue beyond them bounded by the wait.
    */
-  private inNextRound(): boolean {
-    return this.waiting.length < Math.min(this.options.concurrency, MIN_SEARCHES_PER_WINDOW);
+  private amongTheFew(): boolean {
+    return this.running + this.waiting.length < ALWAYS_SERVED_SEARCHES;
   }
 
   private refuse(): ApiError {
