@@ -8,6 +8,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
+  MAX_OVERLOAD_RETRY_AFTER_SECONDS,
+  OVERLOAD_RETRY_AFTER_SECONDS,
   PRIVATE_ANSWER_HEADERS,
   RATE_LIMIT_FIELDS,
   RATE_LIMIT_HEADERS,
@@ -86,7 +88,8 @@ const HEADERS = {
   overloadRetryAfter: {
     required: false,
     description:
-      'Seconds (1): present when the search was refused under overload; it was not charged to the monthly quota',
+      `Seconds (${OVERLOAD_RETRY_AFTER_SECONDS} to ${MAX_OVERLOAD_RETRY_AFTER_SECONDS}, more while more searches are refused): ` +
+      'present when the search was refused under overload; it was not charged to the monthly quota',
     schema: { type: 'integer', minimum: 1 },
   },
   retryAfter: {

@@ -1,4 +1,7 @@
-import { OVERLOAD_RETRY_AFTER_SECONDS } from '../../common/access/access-headers';
+import {
+  MAX_OVERLOAD_RETRY_AFTER_SECONDS,
+  OVERLOAD_RETRY_AFTER_SECONDS,
+} from '../../common/access/access-headers';
 import {
   ALWAYS_SERVED_SEARCHES,
   ASSUMED_SEARCH_DURATION_MS,
@@ -118,6 +121,56 @@ describe('SearchShare', () => {
         ((others * SEARCH_SHARE) / (1 - SEARCH_SHARE)) * (2 / SEARCH_COST_IN_REQUESTS),
       );
     }
+  });
+
+  describe('Retry-After of a refusal', () => {
+    const retryAfter = (refusal: unknown) =>
+      Number((refusal as { headers: Record<string, string> }).headers['Retry-After']);
+    /** `windows` saturated windows, each with `asked` searches arriving and MIN_SEARCHES_PER_WINDOW let start. */
+    const flood = (share: SearchShare, windows: number, asked: number) => {
+      let last: ReturnType<typeof ask> | undefined;
+      for (let i = 0; i < windows; i++) {
+        now += WINDOW_MS;
+        share.endWindow({ utilization: SATURATED, requests: asked + 10 });
+        last = ask(share, asked);
+      }
+      return last!;
+    };
+
+    it('is the seconds of capacity the searches refused lately would take: 1 at first, more under a larger flood, at most the maximum', () => {
+      const share = shareOf();
+      const first = flood(share, 1, 30);
+      expect(first.refusals.map(retryAfter)[0]).toBe(OVERLOAD_RETRY_AFTER_SECONDS);
+
+      const moderate = flood(share, 30, 30).refusals.map(retryAfter);
+      const heavy = flood(shareOf(), 30, 300).refusals.map(retryAfter);
+      expect(moderate[0]).toBeGreaterThan(OVERLOAD_RETRY_AFTER_SECONDS);
+      expect(heavy[0]).toBeGreaterThan(moderate[0]);
+      expect(heavy[0]).toBeLessThanOrEqual(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
+      // Refused per started, as running averages over about a second: each window starts the 5 that
+      // waited for it; of its 30, 5 wait for the next and 25 are refused.
+      expect(moderate[0]).toBe((30 - MIN_SEARCHES_PER_WINDOW) / MIN_SEARCHES_PER_WINDOW);
+    });
+
+    it('is the maximum while nothing starts, and 1 again once searches are no longer refused', () => {
+      const share = shareOf({ concurrency: 1 });
+      const stuck = ask(share, 1);
+      expect(stuck.count()).toBe(1);
+      const refusedWhileStuck = flood(share, 20, 30).refusals.map(retryAfter);
+      expect(refusedWhileStuck.at(-1)).toBe(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
+
+      const calm = shareOf();
+      flood(calm, 30, 30);
+      for (let i = 0; i < 60; i++) {
+        now += WINDOW_MS;
+        calm.endWindow({ utilization: IDLE, requests: 10 });
+        ask(calm, 5);
+      }
+      now += WINDOW_MS;
+      calm.endWindow({ utilization: SATURATED, requests: 200 });
+      const later = ask(calm, 300).refusals.map(retryAfter);
+      expect(later[0]).toBe(OVERLOAD_RETRY_AFTER_SECONDS);
+    });
   });
 
   it('always lets a few searches start, however much other traffic there is', () => {

@@ -1,4 +1,8 @@
-import { overloadRefusalHeaders } from '../../common/access/access-headers';
+import {
+  MAX_OVERLOAD_RETRY_AFTER_SECONDS,
+  OVERLOAD_RETRY_AFTER_SECONDS,
+  overloadRefusalHeaders,
+} from '../../common/access/access-headers';
 import { ApiError } from '../../common/errors/api-error';
 
 /** The share of a saturated process's work that searches may take while other requests wait. */
@@ -33,6 +37,8 @@ export const ALWAYS_SERVED_SEARCHES = 8;
 export const MAX_SEARCH_WAIT_MS = 150;
 /** Searches that may wait at once; more are refused at once. */
 export const MAX_WAITING_SEARCHES = 1_000;
+/** Weight of the newest window in the running averages of searches refused and started (about 1 s). */
+const RATE_WEIGHT = 0.1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
 /**
@@ -99,6 +105,10 @@ export class SearchShare {
   private searchesArrived = 0;
   private running = 0;
   private refused = 0;
+  private refusedInWindow = 0;
+  /** Running averages per window (RATE_WEIGHT) of the searches refused and started: Retry-After. */
+  private refusedPerWindow = 0;
+  private startedPerWindow = 0;
   private averageDurationMs = ASSUMED_SEARCH_DURATION_MS;
   private durationMeasured = false;
   private windowEndsAt: number;
@@ -154,6 +164,9 @@ export class SearchShare {
 
   /** Ends a window: sets the next window's budget and starts the searches it allows. */
   endWindow(load: WindowLoad): void {
+    this.refusedPerWindow += RATE_WEIGHT * (this.refusedInWindow - this.refusedPerWindow);
+    this.startedPerWindow += RATE_WEIGHT * (this.started - this.startedPerWindow);
+    this.refusedInWindow = 0;
     const others = load.requests - this.searchesArrived;
     this.budget =
       load.utilization >= SATURATED_UTILIZATION && others > 0
@@ -196,7 +209,23 @@ export class SearchShare {
 
   private refuse(): ApiError {
     this.refused++;
-    return searchRefused();
+    this.refusedInWindow++;
+    return searchRefused(this.retryAfterSeconds());
+  }
+
+  /**
+   * Retry-After of a refusal: the seconds of search capacity the searches refused lately would take,
+   * i.e. searches refused per second over searches started per second (running averages over about
+   * a second), rounded up, from OVERLOAD_RETRY_AFTER_SECONDS to MAX_OVERLOAD_RETRY_AFTER_SECONDS.
+   * Clients that wait as told then ask again about as often as their searches could be started,
+   * instead of every second: each refusal costs the process about a lookup.
+   */
+  private retryAfterSeconds(): number {
+    const refused = this.refusedPerWindow;
+    const started = this.startedPerWindow;
+    if (refused <= started) return OVERLOAD_RETRY_AFTER_SECONDS;
+    if (started * MAX_OVERLOAD_RETRY_AFTER_SECONDS <= refused) return MAX_OVERLOAD_RETRY_AFTER_SECONDS;
+    return Math.max(OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(refused / started));
   }
 
   private canStart(): boolean {
@@ -234,10 +263,10 @@ export class SearchShare {
  * Expected under overload: not logged one by one as a failure (`SearchAdmission` logs a count), and
  * counted in the metrics as any 500.
  */
-function searchRefused(): ApiError {
+function searchRefused(retryAfterSeconds: number): ApiError {
   return ApiError.uncharged(
     'INTERNAL_ERROR',
     'Too many searches are waiting; try again shortly.',
-    overloadRefusalHeaders(),
+    overloadRefusalHeaders(retryAfterSeconds),
   );
 }
