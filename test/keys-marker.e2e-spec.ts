@@ -1,7 +1,12 @@
+import { ApiKeyDirectory } from '../src/auth/api-key-directory';
 import type { KeysMarker } from '../src/auth/keys-marker';
+import { CatalogStateProvider } from '../src/catalog/catalog-state.provider';
 import { CatalogStateRepository } from '../src/catalog/catalog-state.repository';
+import { ApiError } from '../src/common/errors/api-error';
+import { ChangeFeed } from '../src/database/change-feed';
 import { Database } from '../src/database/database';
 import { type TestApp, createTestApp } from './support/test-app';
+import { eventually } from './support/timing';
 
 /**
  * The keys' marker that the catalog-state poll reads on the primary, in its own statement: the key
@@ -66,5 +71,29 @@ describe("the keys' marker read with the catalog state", () => {
     expect(after).not.toEqual(before);
     expect(after.count).toBe(before.count);
     expect(await db.query(newest)).toEqual(maxBefore);
+  });
+
+  it('makes the key directory re-read a key changed behind its back at the next state read', async () => {
+    const { key, summary } = await t.apiKeys.create({ name: 'behind', rpm: 10, monthlyQuota: 100 });
+    const directory = t.app.get(ApiKeyDirectory);
+    const refused = () => {
+      try {
+        // A known key is answered from memory, synchronously.
+        expect(directory.authenticate(`Bearer ${key}`)).not.toBeInstanceOf(Promise);
+        return false;
+      } catch (error) {
+        return error instanceof ApiError && error.code === 'API_KEY_DISABLED';
+      }
+    };
+    expect(refused()).toBe(false);
+    // A change feed going live would re-read the keys: let that happen first (PostgreSQL only).
+    const feed = t.app.get(ChangeFeed);
+    await eventually(async () => !feed.enabled || feed.live, 5_000, 20);
+    // The directory's own refresh is then 2 s away at least (7 s with a live change feed).
+    await directory.refresh();
+    // Plain SQL: no change notice, no in-process listener; only the marker tells.
+    await db.query('UPDATE api_keys SET disabled = true, updated_at = now() WHERE id = $1', [summary.id]);
+    await t.app.get(CatalogStateProvider).fresh();
+    await eventually(async () => refused(), 500, 10);
   });
 });
