@@ -13,7 +13,11 @@
  * rate over the quiet seconds, i.e. what the database saw per 1,000 requests while they ran.
  *
  *   npm run build && npx ts-node --transpile-only bench/db-transactions.ts [--titles 30000] [--seconds 5]
- *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres]
+ *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--paths direct,pgbouncer,pgbouncer-direct]
+ *
+ * `--paths` runs only the paths named (all three by default): `direct`, `pgbouncer` (no
+ * DATABASE_DIRECT_URL: no change feed, the process polls), `pgbouncer-direct` (PgBouncer plus
+ * DATABASE_DIRECT_URL for the change feed).
  */
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
@@ -30,12 +34,20 @@ const { values } = parseArgs({
     titles: { type: 'string', default: '30000' },
     seconds: { type: 'string', default: '5' },
     'admin-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    paths: { type: 'string', default: 'direct,pgbouncer,pgbouncer-direct' },
   },
 });
 const TITLES = Number(values.titles);
 if (TITLES > 100_000) throw new Error('keep the catalog at 100,000 titles or fewer');
 const SECONDS = Number(values.seconds);
 const QUIET_MS = 11_000;
+const PATH_NAMES = ['direct', 'pgbouncer', 'pgbouncer-direct'] as const;
+const SELECTED_PATHS = values.paths!.split(',').map((name) => name.trim());
+for (const name of SELECTED_PATHS) {
+  if (!(PATH_NAMES as readonly string[]).includes(name)) {
+    throw new Error(`unknown path ${name}: --paths takes ${PATH_NAMES.join(', ')}`);
+  }
+}
 const ROOT = join(__dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,15 +182,17 @@ async function main(): Promise<void> {
     const bounced = bouncer.url(directUrl.toString());
     const paths = [
       {
+        name: 'direct',
         via: 'direct',
         env: { DATABASE_URL: directUrl.toString() },
       },
-      { via: 'PgBouncer', env: { DATABASE_URL: bounced } },
+      { name: 'pgbouncer', via: 'PgBouncer', env: { DATABASE_URL: bounced } },
       {
+        name: 'pgbouncer-direct',
         via: 'PgBouncer + DATABASE_DIRECT_URL',
         env: { DATABASE_URL: bounced, DATABASE_DIRECT_URL: directUrl.toString() },
       },
-    ];
+    ].filter((path) => SELECTED_PATHS.includes(path.name));
     // PgBouncer without DATABASE_DIRECT_URL has no change feed (it polls); with it, as
     // docs/operations.md advises, the feed listens on the direct URL.
     for (const { via, env: serverEnv } of paths) {

@@ -10,6 +10,7 @@ import {
   KEY_SAFETY_NET_MS,
 } from './api-key-directory';
 import { ApiKeyService, type KeyChangeListener, type StoredKey } from './api-key.service';
+import { KEY_CHANGE_OVERLAP_S, KeysMarkers } from './keys-marker';
 
 const KEY = `mov_live_${'k'.repeat(43)}`;
 const OTHER_KEY = `mov_live_${'o'.repeat(43)}`;
@@ -171,6 +172,83 @@ describe('ApiKeyDirectory', () => {
     const answer = eventualCodeOf(() => directory.authenticate(`Bearer ${KEY}`));
     await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
     expect(await answer).toBe('INVALID_API_KEY');
+  });
+
+  describe("with the keys' marker read with the catalog state", () => {
+    let markers: KeysMarkers;
+    let marked: ApiKeyDirectory;
+    /** The state poll's marker reads: every 800 ms (as CATALOG_STATE_POLL_MS), one key (`count`). */
+    let poll: NodeJS.Timeout;
+    let digest: string;
+
+    beforeEach(async () => {
+      directory.onModuleDestroy(); // only this one reads from here on
+      markers = new KeysMarkers();
+      marked = new ApiKeyDirectory(fake.service as unknown as ApiKeyService, undefined, markers);
+      await marked.onModuleInit();
+      digest = 'a';
+      poll = setInterval(() => markers.observe({ count: 1, digest }, Date.now()), 800);
+      // The first marker is new to the directory: one re-read, then none while it stays.
+      await jest.advanceTimersByTimeAsync(800 + KEY_MISS_REREAD_INTERVAL_MS);
+      fake.service.statesChangedWithin.mockClear();
+      fake.service.allStates.mockClear();
+    });
+    afterEach(() => {
+      clearInterval(poll);
+      marked.onModuleDestroy();
+    });
+
+    it('re-reads nothing while the marker stays, and needs no refresh of its own', async () => {
+      await jest.advanceTimersByTimeAsync(10 * KEY_REFRESH_INTERVAL_MS);
+      expect(queries()).toBe(0);
+    });
+
+    it('re-reads the recent changes once when the marker moves: a disable is refused within a poll and two reads', async () => {
+      fake.service.statesChangedWithin.mockResolvedValue([state(KEY, { disabled: true })]);
+      digest = 'b';
+      await jest.advanceTimersByTimeAsync(800 + KEY_MISS_REREAD_INTERVAL_MS);
+      expect(codeOf(() => marked.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+      const [seconds] = fake.service.statesChangedWithin.mock.calls[0];
+      expect(seconds).toBeGreaterThanOrEqual(KEY_CHANGE_OVERLAP_S);
+      await jest.advanceTimersByTimeAsync(5 * 800);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+    });
+
+    it('re-reads again at the next marker when a re-read failed', async () => {
+      jest.spyOn(Logger.prototype, 'debug').mockImplementation(() => undefined);
+      fake.service.statesChangedWithin.mockRejectedValueOnce(new Error('down'));
+      fake.service.statesChangedWithin.mockResolvedValue([state(KEY, { disabled: true })]);
+      digest = 'b';
+      await jest.advanceTimersByTimeAsync(800 + KEY_MISS_REREAD_INTERVAL_MS);
+      expect(codeOf(() => marked.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+      await jest.advanceTimersByTimeAsync(800);
+      expect(codeOf(() => marked.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(2);
+    });
+
+    it('reloads everything when the count says a key was deleted', async () => {
+      fake.service.allStates.mockResolvedValue([]);
+      clearInterval(poll);
+      poll = setInterval(() => markers.observe({ count: 0, digest: 'a' }, Date.now()), 800);
+      await jest.advanceTimersByTimeAsync(800 + KEY_MISS_REREAD_INTERVAL_MS);
+      expect(fake.service.allStates).toHaveBeenCalledTimes(1);
+      const answer = eventualCodeOf(() => marked.authenticate(`Bearer ${KEY}`));
+      await jest.advanceTimersByTimeAsync(KEY_MISS_REREAD_INTERVAL_MS);
+      expect(await answer).toBe('INVALID_API_KEY');
+    });
+
+    it('refreshes on its own again when markers stop coming (read replicas serve the state)', async () => {
+      clearInterval(poll);
+      await jest.advanceTimersByTimeAsync(KEY_REFRESH_INTERVAL_MS + 1_000);
+      expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
+    });
+
+    it('still reloads everything once a minute', async () => {
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(fake.service.allStates).toHaveBeenCalledTimes(1);
+      expect(fake.service.statesChangedWithin).not.toHaveBeenCalled();
+    });
   });
 
   describe('with a change feed', () => {

@@ -4,23 +4,28 @@ import { hashApiKey, readBearerCredentials } from './api-key-format';
 import type { KeyPolicy } from '../common/access/key-policy';
 import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { ApiKeyService, type StoredKey } from './api-key.service';
+import { KEY_CHANGE_OVERLAP_S, type KeysMarker, KeysMarkers, sameKeysMarker } from './keys-marker';
 
 /**
- * Without a live change feed: how often every replica re-reads the keys changed lately. A disable
- * made by another process is refused everywhere within about this long (the contract allows 10 s).
- * A new key does not wait for it: an unknown key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
+ * Where the catalog-state reads run on the primary (no read replicas), each brings the keys' marker
+ * (`KeysMarkers`, every CATALOG_STATE_POLL_MS without a live change feed) and the keys are re-read
+ * only when it moved: a disable made by another process is refused everywhere within about one
+ * state poll plus two reads. The directory re-reads on its own only when no marker came for this
+ * long without a live change feed (read replicas serve the state reads): a disable is then refused
+ * within about this long (the contract allows 10 s). A new key does not wait for either: an unknown
+ * key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
  */
 export const KEY_REFRESH_INTERVAL_MS = 2_000;
 /**
- * With a live change feed, a key change is announced at its commit and re-read at once; the keys
- * are re-read only this often, a safety net for a session that died silently: a disable is then
- * refused within this long plus one read (and one refresh tick), inside the contract's 10 s.
+ * With a live change feed, a key change is announced at its commit and re-read at once; the
+ * state's safety-net read (every 5 s, on the feed's session) brings the keys' marker, and the
+ * directory re-reads on its own only when no marker came for this long: a safety net for a session
+ * that died silently (a disable is then refused within this long plus one read and one refresh
+ * tick, inside the contract's 10 s).
  */
 export const KEY_SAFETY_NET_MS = 7_000;
 /** How often the directory checks whether a refresh is due (no statement unless one is). */
 const REFRESH_TICK_MS = 1_000;
-/** Each refresh re-reads keys changed within the time since the last good one plus this margin. */
-const REFRESH_OVERLAP_S = 10;
 /** Deletions and changes made outside `updated_at` are picked up by a full reload this often. */
 const FULL_RELOAD_INTERVAL_MS = 60_000;
 /**
@@ -56,10 +61,16 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private nextReread: Promise<void> | undefined;
   private lastReread: Promise<void> = Promise.resolve();
   private lastRereadAt = Number.NEGATIVE_INFINITY;
+  private unsubscribeMarkers: (() => void) | undefined;
+  /** The newest keys' marker read and when its statement was sent; the one the keys held match. */
+  private observedMarker: KeysMarker | null = null;
+  private lastMarkerSentAt = Number.NEGATIVE_INFINITY;
+  private appliedMarker: KeysMarker | null = null;
 
   constructor(
     private readonly apiKeys: ApiKeyService,
     private readonly feed: ChangeFeed = new NoChangeFeed(),
+    private readonly markers: KeysMarkers = new KeysMarkers(),
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -71,10 +82,10 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
       // Notices may have been missed around the change.
       liveChanged: () => void this.refresh(),
     });
+    this.unsubscribeMarkers = this.markers.subscribe((marker, sentAt) => this.observe(marker, sentAt));
     await this.reloadAll();
     this.timer = setInterval(() => {
-      const interval = this.feed.live ? KEY_SAFETY_NET_MS : KEY_REFRESH_INTERVAL_MS;
-      if (Date.now() - this.lastRefreshStartedAt >= interval) void this.refresh();
+      if (this.refreshDue()) void this.refresh();
     }, REFRESH_TICK_MS).unref();
   }
 
@@ -82,6 +93,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
     this.unsubscribe?.();
     this.unsubscribeFeed?.();
+    this.unsubscribeMarkers?.();
   }
 
   /**
@@ -101,6 +113,25 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
       if (!created) throw new ApiError('INVALID_API_KEY');
       return policyOf(created);
     });
+  }
+
+  /**
+   * A full reload once a minute; otherwise a re-read once neither a refresh nor a keys' marker came
+   * within the interval (a marker that moved has started a re-read of its own).
+   */
+  private refreshDue(): boolean {
+    const now = Date.now();
+    if (now - this.lastFullLoadAt >= FULL_RELOAD_INTERVAL_MS) return true;
+    const interval = this.feed.live ? KEY_SAFETY_NET_MS : KEY_REFRESH_INTERVAL_MS;
+    return now - Math.max(this.lastRefreshStartedAt, this.lastMarkerSentAt) >= interval;
+  }
+
+  /** A keys' marker read with the catalog state: a re-read when it differs from the keys held. */
+  private observe(marker: KeysMarker, sentAt: number): void {
+    if (sentAt < this.lastMarkerSentAt) return;
+    this.observedMarker = marker;
+    this.lastMarkerSentAt = sentAt;
+    if (!sameKeysMarker(marker, this.appliedMarker)) void this.scheduleReread();
   }
 
   /** Re-reads recent changes (or everything, now and then, or after failures); never throws. */
@@ -159,19 +190,28 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     return reread;
   }
 
-  /** Puts every key changed since the last good read (plus the overlap), on the database clock. */
+  /**
+   * Puts every key changed since the last good read (plus the overlap), on the database clock. It
+   * starts after the newest marker was read, so the keys then match it, unless its count says a key
+   * was deleted (or one was missed): then everything is reloaded.
+   */
   private async readRecentChanges(): Promise<void> {
     const startedAt = Date.now();
-    const seconds = (startedAt - this.lastRefreshAt) / 1000 + REFRESH_OVERLAP_S;
+    const marker = this.observedMarker;
+    const seconds = (startedAt - this.lastRefreshAt) / 1000 + KEY_CHANGE_OVERLAP_S;
     for (const key of await this.apiKeys.statesChangedWithin(seconds)) this.put(key);
     this.lastRefreshAt = Math.max(this.lastRefreshAt, startedAt);
+    if (marker && marker.count !== this.hashById.size) return this.reloadAll();
+    this.appliedMarker = marker;
   }
 
   private async reloadAll(): Promise<void> {
     const startedAt = Date.now();
+    const marker = this.observedMarker;
     const keys = await this.apiKeys.allStates();
     this.byHash = new Map(keys.map((key) => [key.keyHash, key]));
     this.hashById = new Map(keys.map((key) => [key.policy.id, key.keyHash]));
+    this.appliedMarker = marker;
     this.lastFullLoadAt = startedAt;
     this.lastRefreshAt = startedAt;
     this.lastRefreshStartedAt = Math.max(this.lastRefreshStartedAt, startedAt);

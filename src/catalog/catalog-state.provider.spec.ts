@@ -1,4 +1,5 @@
 import { FakeChangeFeed } from '../../test/support/fake-change-feed';
+import { type KeysMarker, KeysMarkers } from '../auth/keys-marker';
 import type { CatalogStateRepository } from './catalog-state.repository';
 import {
   CATALOG_STATE_LIVE_MAX_AGE_MS,
@@ -9,19 +10,18 @@ import {
   CatalogStateProvider,
 } from './catalog-state.provider';
 
-const row = (version: string) => ({
-  catalogVersion: version,
-  titleCount: 3,
-  ingestedAt: new Date(0),
-  enrichmentComplete: false,
+/** A state read (`CatalogStateRepository.read`) of catalog `version`, with the keys' marker when given. */
+const row = (version: string, keysMarker: KeysMarker | null = null) => ({
+  state: { catalogVersion: version, titleCount: 3, ingestedAt: new Date(0), enrichmentComplete: false },
+  keysMarker,
 });
 
 /** A state repository whose reads settle when the test says. */
 function controlledRepository() {
   const pending: { resolve: (state: unknown) => void; reject: (error: Error) => void }[] = [];
   const repository = {
-    current: jest.fn(() => new Promise((resolve, reject) => pending.push({ resolve, reject }))),
-  } as unknown as CatalogStateRepository & { current: jest.Mock };
+    read: jest.fn(() => new Promise((resolve, reject) => pending.push({ resolve, reject }))),
+  } as unknown as CatalogStateRepository & { read: jest.Mock };
   return { repository, pending };
 }
 
@@ -32,12 +32,12 @@ describe('CatalogStateProvider', () => {
     const { repository, pending } = controlledRepository();
     const provider = new CatalogStateProvider(repository);
     const first = [provider.fresh(), provider.fresh(), provider.fresh()];
-    expect(repository.current).toHaveBeenCalledTimes(1);
+    expect(repository.read).toHaveBeenCalledTimes(1);
     pending[0].resolve(row('v1'));
     for (const reading of await Promise.all(first)) expect(reading.state.catalogVersion).toBe('v1');
 
     const next = provider.fresh();
-    expect(repository.current).toHaveBeenCalledTimes(2);
+    expect(repository.read).toHaveBeenCalledTimes(2);
     pending[1].resolve(row('v2'));
     expect((await next).state.catalogVersion).toBe('v2');
   });
@@ -49,7 +49,7 @@ describe('CatalogStateProvider', () => {
     pending[0].resolve(row('v1'));
     await ok;
     const failing = [provider.fresh(), provider.fresh()];
-    expect(repository.current).toHaveBeenCalledTimes(2);
+    expect(repository.read).toHaveBeenCalledTimes(2);
     pending[1].reject(new Error('connection refused'));
     for (const reader of failing) await expect(reader).rejects.toThrow('connection refused');
   });
@@ -62,7 +62,7 @@ describe('CatalogStateProvider', () => {
     jest.advanceTimersByTime(CATALOG_STATE_TIMEOUT_MS);
     await expect(hanging).rejects.toThrow(`exceeded ${CATALOG_STATE_TIMEOUT_MS} ms`);
     const again = provider.fresh();
-    expect(repository.current).toHaveBeenCalledTimes(2);
+    expect(repository.read).toHaveBeenCalledTimes(2);
     pending[1].resolve(row('v1'));
     expect((await again).state.catalogVersion).toBe('v1');
   });
@@ -76,10 +76,10 @@ describe('CatalogStateProvider', () => {
     expect((await first).state.catalogVersion).toBe('v1');
     jest.advanceTimersByTime(CATALOG_STATE_MAX_AGE_MS - 1);
     expect((await provider.current()).state.catalogVersion).toBe('v1');
-    expect(repository.current).toHaveBeenCalledTimes(1);
+    expect(repository.read).toHaveBeenCalledTimes(1);
     jest.advanceTimersByTime(1);
     const later = provider.current();
-    expect(repository.current).toHaveBeenCalledTimes(2);
+    expect(repository.read).toHaveBeenCalledTimes(2);
     pending[1].resolve(row('v2'));
     expect((await later).state.catalogVersion).toBe('v2');
   });
@@ -94,30 +94,79 @@ describe('CatalogStateProvider', () => {
     pending[1].reject(new Error('connection refused'));
     await expect(failing).rejects.toThrow('connection refused');
     const next = provider.current();
-    expect(repository.current).toHaveBeenCalledTimes(3);
+    expect(repository.read).toHaveBeenCalledTimes(3);
     pending[2].reject(new Error('connection refused'));
     await expect(next).rejects.toThrow('connection refused');
   });
 
-  it(`reads every ${CATALOG_STATE_POLL_MS} ms while the application runs, one read at a time`, async () => {
+  it('polls while the application runs, one read at a time, and stops at shutdown', async () => {
     jest.useFakeTimers();
     const { repository, pending } = controlledRepository();
     const provider = new CatalogStateProvider(repository);
     provider.onApplicationBootstrap();
     try {
-      jest.advanceTimersByTime(CATALOG_STATE_POLL_MS);
-      expect(repository.current).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(100);
+      expect(repository.read).toHaveBeenCalledTimes(1);
       // A read still running is joined, not repeated.
       jest.advanceTimersByTime(CATALOG_STATE_POLL_MS);
-      expect(repository.current).toHaveBeenCalledTimes(1);
+      expect(repository.read).toHaveBeenCalledTimes(1);
       pending[0].resolve(row('v1'));
       await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
-      expect(repository.current).toHaveBeenCalledTimes(2);
+      expect(repository.read).toHaveBeenCalledTimes(2);
     } finally {
       provider.onApplicationShutdown();
     }
     jest.advanceTimersByTime(10 * CATALOG_STATE_POLL_MS);
-    expect(repository.current).toHaveBeenCalledTimes(2);
+    expect(repository.read).toHaveBeenCalledTimes(2);
+  });
+
+  it(`reads every ${CATALOG_STATE_POLL_MS} ms or a little more, so a request never waits for a read`, async () => {
+    jest.useFakeTimers();
+    const sentAt: number[] = [];
+    const repository = {
+      read: jest.fn(async () => {
+        sentAt.push(Date.now());
+        return row('v1');
+      }),
+    } as unknown as CatalogStateRepository & { read: jest.Mock };
+    const provider = new CatalogStateProvider(repository);
+    provider.onApplicationBootstrap();
+    try {
+      await jest.advanceTimersByTimeAsync(100);
+      // Requests every 10 ms for 10 s: each answered from the newest reading, no read of its own.
+      for (let ms = 0; ms < 10_000; ms += 10) {
+        await provider.current();
+        await jest.advanceTimersByTimeAsync(10);
+      }
+    } finally {
+      provider.onApplicationShutdown();
+    }
+    const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]);
+    expect(gaps.length).toBeGreaterThanOrEqual(10);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(CATALOG_STATE_POLL_MS);
+      // Sent early enough for the answer to arrive before the newest reading expires.
+      expect(gap).toBeLessThanOrEqual(CATALOG_STATE_MAX_AGE_MS - 100);
+    }
+  });
+
+  it('passes on the keys marker a read brings, with the time the read was sent', async () => {
+    jest.useFakeTimers({ now: 10_000 });
+    const { repository, pending } = controlledRepository();
+    const markers = new KeysMarkers();
+    const observed: [KeysMarker, number][] = [];
+    markers.subscribe((marker, sentAt) => observed.push([marker, sentAt]));
+    const provider = new CatalogStateProvider(repository, undefined, markers);
+    const first = provider.fresh();
+    jest.advanceTimersByTime(5);
+    pending[0].resolve(row('v1', { count: 2, digest: '7' }));
+    await first;
+    expect(observed).toEqual([[{ count: 2, digest: '7' }, 10_000]]);
+    // A read on a replica brings none.
+    const second = provider.fresh();
+    pending[1].resolve(row('v1'));
+    await second;
+    expect(observed).toHaveLength(1);
   });
 
   it('after invalidate(), current() waits for a read sent after it, not one in flight before it', async () => {
@@ -129,13 +178,13 @@ describe('CatalogStateProvider', () => {
     const before = provider.fresh(); // in flight when the catalog changes
     provider.invalidate();
     const after = provider.current();
-    expect(repository.current).toHaveBeenCalledTimes(3);
+    expect(repository.read).toHaveBeenCalledTimes(3);
     pending[1].resolve(row('v1'));
     await before;
     pending[2].resolve(row('v2'));
     expect((await after).state.catalogVersion).toBe('v2');
     expect((await provider.current()).state.catalogVersion).toBe('v2');
-    expect(repository.current).toHaveBeenCalledTimes(3);
+    expect(repository.read).toHaveBeenCalledTimes(3);
   });
 
   describe('with a change feed', () => {
@@ -147,7 +196,7 @@ describe('CatalogStateProvider', () => {
       const provider = new CatalogStateProvider(repository, feed);
       provider.onApplicationBootstrap();
       feed.setLive(true);
-      expect(repository.current).toHaveBeenLastCalledWith(feed);
+      expect(repository.read).toHaveBeenLastCalledWith(feed);
       pending[0].resolve(row('v1'));
       await jest.advanceTimersByTimeAsync(0);
       return { repository, pending, feed, provider };
@@ -158,10 +207,10 @@ describe('CatalogStateProvider', () => {
       try {
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_SAFETY_NET_MS - CATALOG_STATE_POLL_MS);
         expect((await provider.current()).state.catalogVersion).toBe('v1');
-        expect(repository.current).toHaveBeenCalledTimes(1);
+        expect(repository.read).toHaveBeenCalledTimes(1);
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
-        expect(repository.current).toHaveBeenCalledTimes(2);
-        expect(repository.current).toHaveBeenLastCalledWith(feed);
+        expect(repository.read).toHaveBeenCalledTimes(2);
+        expect(repository.read).toHaveBeenLastCalledWith(feed);
         // A late safety-net read holds no request until the live trust runs out.
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_LIVE_MAX_AGE_MS - CATALOG_STATE_SAFETY_NET_MS - 1);
         expect((await provider.current()).state.catalogVersion).toBe('v1');
@@ -175,11 +224,11 @@ describe('CatalogStateProvider', () => {
       const { repository, pending, feed, provider } = await liveProvider();
       try {
         feed.notice('keys');
-        expect(repository.current).toHaveBeenCalledTimes(1);
+        expect(repository.read).toHaveBeenCalledTimes(1);
         feed.notice('catalog');
-        expect(repository.current).toHaveBeenCalledTimes(2);
+        expect(repository.read).toHaveBeenCalledTimes(2);
         const answer = provider.current();
-        expect(repository.current).toHaveBeenCalledTimes(2);
+        expect(repository.read).toHaveBeenCalledTimes(2);
         pending[1].resolve(row('v2'));
         expect((await answer).state.catalogVersion).toBe('v2');
       } finally {
@@ -192,11 +241,11 @@ describe('CatalogStateProvider', () => {
       try {
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_MAX_AGE_MS);
         feed.setLive(false);
-        expect(repository.current).toHaveBeenCalledTimes(2);
-        expect(repository.current).toHaveBeenLastCalledWith();
+        expect(repository.read).toHaveBeenCalledTimes(2);
+        expect(repository.read).toHaveBeenLastCalledWith();
         pending[1].resolve(row('v1'));
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
-        expect(repository.current).toHaveBeenCalledTimes(3);
+        expect(repository.read).toHaveBeenCalledTimes(3);
         pending[2].resolve(row('v2'));
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_MAX_AGE_MS);
         // The poll's read is in flight and the newest reading is too old to trust without the feed.
@@ -213,36 +262,36 @@ describe('CatalogStateProvider', () => {
       const feed = new FakeChangeFeed();
       feed.live = true;
       const repository = {
-        current: jest.fn(async (on?: unknown) => {
+        read: jest.fn(async (on?: unknown) => {
           if (on === feed) {
             feed.live = false; // as the real feed does on a failed statement
             throw new Error('Query read timeout');
           }
           return row('v1');
         }),
-      } as unknown as CatalogStateRepository & { current: jest.Mock };
+      } as unknown as CatalogStateRepository & { read: jest.Mock };
       const provider = new CatalogStateProvider(repository, feed);
       expect((await provider.fresh()).state.catalogVersion).toBe('v1');
-      expect(repository.current.mock.calls).toEqual([[feed], []]);
+      expect(repository.read.mock.calls).toEqual([[feed], []]);
     });
 
     it("checks the pool for /health even while the feed is live: the feed's session can outlive it", async () => {
       const feed = new FakeChangeFeed();
       feed.live = true;
       const repository = {
-        current: jest.fn(async (on?: unknown) => {
+        read: jest.fn(async (on?: unknown) => {
           if (on === feed) return row('v1');
           throw new Error('the pool is closed');
         }),
-      } as unknown as CatalogStateRepository & { current: jest.Mock };
+      } as unknown as CatalogStateRepository & { read: jest.Mock };
       const provider = new CatalogStateProvider(repository, feed);
       expect((await provider.fresh()).state.catalogVersion).toBe('v1');
       await expect(provider.freshOnPool()).rejects.toThrow('the pool is closed');
-      expect(repository.current.mock.calls).toEqual([[feed], []]);
+      expect(repository.read.mock.calls).toEqual([[feed], []]);
       // A failed check is a failed read: nothing is trusted until one succeeds.
-      expect(repository.current).toHaveBeenCalledTimes(2);
+      expect(repository.read).toHaveBeenCalledTimes(2);
       await provider.current();
-      expect(repository.current).toHaveBeenCalledTimes(3);
+      expect(repository.read).toHaveBeenCalledTimes(3);
     });
   });
 });

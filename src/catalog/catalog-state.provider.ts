@@ -1,18 +1,27 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { KeysMarkers } from '../auth/keys-marker';
 import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
-import { type CatalogState, CatalogStateRepository } from './catalog-state.repository';
+import { type CatalogState, CatalogStateRepository, type StateRead } from './catalog-state.repository';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
 
-/** Without a live change feed: how often each process reads the catalog state (one small statement). */
-export const CATALOG_STATE_POLL_MS = 500;
-
 /**
  * Without a live change feed: how old the newest reading may be for `current()` to answer with it,
- * without a query: two polls. A new catalog is served within one poll (plus a query) of its commit.
+ * without a query. A reading is sent before the state it reads, so every answer reflects each
+ * catalog committed more than this long before it: the contract's second.
  */
 export const CATALOG_STATE_MAX_AGE_MS = 1_000;
+
+/** How often the provider looks whether a read is due (no statement unless one is). */
+const POLL_TICK_MS = 50;
+
+/**
+ * Without a live change feed: a read is sent once the last one was sent this long ago (one small
+ * statement per interval, whatever the load), so its answer arrives before the newest reading
+ * expires: a tick and 150 ms for the query and a busy event loop, and requests never wait for it.
+ */
+export const CATALOG_STATE_POLL_MS = CATALOG_STATE_MAX_AGE_MS - POLL_TICK_MS - 150;
 
 /**
  * With a live change feed, a new catalog is announced at its commit, and the state is read again
@@ -36,7 +45,8 @@ export interface StateReading {
  * The live catalog state (version, title count, ingest time, enrichment) as this process knows it.
  *
  * Without a live change feed, every CATALOG_STATE_POLL_MS the process reads it (one statement per
- * interval, whatever the load), so `current()` answers cached requests with no database round trip:
+ * interval, whatever the load; any read, a request's or /health's, counts as the interval's), so
+ * `current()` answers cached requests with no database round trip:
  * the newest reading, while it is younger than CATALOG_STATE_MAX_AGE_MS and the last read succeeded;
  * otherwise it waits for a read, as `fresh()` does. Caches, ETags and /health all take the version
  * from the same newest reading, so they switch catalogs together.
@@ -51,6 +61,10 @@ export interface StateReading {
  * answer is no older than the read it joined (at most one query's duration, bounded by
  * CATALOG_STATE_TIMEOUT_MS) and a database outage fails it. Any number of concurrent callers share
  * one query, so under load the state costs one small query at a time, whatever the request rate.
+ *
+ * Where a read runs on the primary (no read replicas, or on the feed's session), the same statement
+ * reads the keys' marker, passed on to `KeysMarkers` for the key directory: one transaction a poll
+ * for the catalog and the keys both.
  */
 @Injectable()
 export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -62,12 +76,14 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private started = 0;
   private newestNumber = 0;
   private trustedFrom = 0;
+  private lastReadSentAt = Number.NEGATIVE_INFINITY;
   private poll: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly repository: CatalogStateRepository,
     private readonly feed: ChangeFeed = new NoChangeFeed(),
+    private readonly keysMarkers: KeysMarkers = new KeysMarkers(),
   ) {}
 
   onApplicationBootstrap(): void {
@@ -81,9 +97,8 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
       liveChanged: () => this.readInBackground(),
     });
     this.poll = setInterval(() => {
-      if (!this.safetyNetDue()) return;
-      this.readInBackground();
-    }, CATALOG_STATE_POLL_MS).unref();
+      if (this.readDue()) this.readInBackground();
+    }, POLL_TICK_MS).unref();
   }
 
   onApplicationShutdown(): void {
@@ -131,25 +146,27 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
    */
   freshOnPool(): Promise<StateReading> {
     if (this.inFlightOnPool) return this.inFlightOnPool;
-    const read: Promise<StateReading> = this.read(() => this.repository.current()).finally(() => {
+    const read: Promise<StateReading> = this.read(() => this.repository.read()).finally(() => {
       if (this.inFlightOnPool === read) this.inFlightOnPool = null;
     });
     this.inFlightOnPool = read;
     return read;
   }
 
-  private async read(readState: () => Promise<CatalogState>): Promise<StateReading> {
+  private async read(readState: () => Promise<StateRead>): Promise<StateReading> {
     const sentAt = Date.now();
+    this.lastReadSentAt = sentAt;
     const number = ++this.started;
-    let state: CatalogState;
+    let read: StateRead;
     try {
-      state = await withTimeout(readState(), CATALOG_STATE_TIMEOUT_MS);
+      read = await withTimeout(readState(), CATALOG_STATE_TIMEOUT_MS);
     } catch (error) {
       this.lastReadFailed = true;
       throw error;
     }
     this.lastReadFailed = false;
-    const reading = { state, sentAt };
+    if (read.keysMarker) this.keysMarkers.observe(read.keysMarker, sentAt);
+    const reading = { state: read.state, sentAt };
     if (number > this.newestNumber) {
       this.newest = reading;
       this.newestNumber = number;
@@ -158,21 +175,23 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   }
 
   /** On the feed's session while it is live; when that fails, the feed is down and the reads' pool answers. */
-  private async readState(): Promise<CatalogState> {
+  private async readState(): Promise<StateRead> {
     if (this.feed.live) {
       try {
-        return await this.repository.current(this.feed);
+        return await this.repository.read(this.feed);
       } catch {
         // The feed took itself down; its failure is logged there.
       }
     }
-    return this.repository.current();
+    return this.repository.read();
   }
 
-  /** Every poll without a live feed; with one, once the newest good reading is a safety net old. */
-  private safetyNetDue(): boolean {
+  /** Without a live feed, a poll after the last read; with one, once the newest good reading is a safety net old. */
+  private readDue(): boolean {
     const newest = this.newest;
-    if (!this.feed.live || !newest || this.lastReadFailed) return true;
+    if (!this.feed.live || !newest || this.lastReadFailed) {
+      return Date.now() - this.lastReadSentAt >= CATALOG_STATE_POLL_MS;
+    }
     return Date.now() - newest.sentAt >= CATALOG_STATE_SAFETY_NET_MS;
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KEYS_MARKER_FROM, type KeysMarker } from '../auth/keys-marker';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
 import type { SqlExecutor } from '../database/database';
 
@@ -10,9 +11,20 @@ export interface CatalogState {
   enrichmentComplete: boolean;
 }
 
-const STATE_SQL = `SELECT catalog_version AS "catalogVersion", title_count AS "titleCount",
-  ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"
-  FROM catalog_state WHERE id = 1`;
+/** The state, and the keys' marker when the statement ran on the primary (else null). */
+export interface StateRead {
+  state: CatalogState;
+  keysMarker: KeysMarker | null;
+}
+
+const STATE_COLUMNS = `catalog_version AS "catalogVersion", title_count AS "titleCount",
+  ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"`;
+const STATE_SQL = `SELECT ${STATE_COLUMNS} FROM catalog_state WHERE id = 1`;
+const STATE_AND_KEYS_MARKER_SQL = `SELECT ${STATE_COLUMNS},
+  keys_marker.count AS "keysCount", keys_marker.digest AS "keysDigest"
+  FROM catalog_state, ${KEYS_MARKER_FROM} WHERE id = 1`;
+
+type StateRow = CatalogState & { keysCount: number; keysDigest: string };
 
 /**
  * The one read of the live catalog's state row (raw SQL: it runs on hot paths), on the server that
@@ -27,5 +39,19 @@ export class CatalogStateRepository {
     const rows = await on.query<CatalogState>(STATE_SQL);
     if (!rows[0]) throw new Error('catalog_state has no row');
     return rows[0];
+  }
+
+  /**
+   * The state and, in the same statement, the keys' marker where that statement runs on the
+   * primary: on `primarySession` (the change feed's, which exists only without read replicas), or
+   * on the reads' pool while it reaches only the primary. Never a replica's marker: keys are
+   * written on the primary, and a replica's copy may lag behind a disable.
+   */
+  async read(primarySession?: SqlExecutor): Promise<StateRead> {
+    if (!primarySession && !this.db.primaryOnly) return { state: await this.current(), keysMarker: null };
+    const rows = await (primarySession ?? this.db).query<StateRow>(STATE_AND_KEYS_MARKER_SQL);
+    if (!rows[0]) throw new Error('catalog_state has no row');
+    const { keysCount, keysDigest, ...state } = rows[0];
+    return { state, keysMarker: { count: Number(keysCount), digest: keysDigest } };
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { LimitsModule } from '../limits/limits.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogCaches } from './catalog-caches';
@@ -11,8 +12,9 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository } from './title.repository';
 
 @Module({
-  // The search route's UnchargedRefusalFilter (overload refusals get their month back).
-  imports: [LimitsModule],
+  // The search route's UnchargedRefusalFilter (overload refusals get their month back); the keys'
+  // marker, which the state poll reads on the primary for the key directory.
+  imports: [LimitsModule, AuthModule],
   controllers: [CatalogController],
   providers: [
     CatalogService,

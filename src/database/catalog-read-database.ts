@@ -11,12 +11,18 @@ import { PostgresSearchDatabase, SearchDatabase } from './search-database';
  * `ReadRouter` chose. Keys, limits, quota and the catalog load use `Database`, always the primary.
  */
 export abstract class CatalogReadDatabase implements SqlExecutor {
+  /** True when every read goes to the primary (no read replicas): it may also read what only the primary holds fresh. */
+  abstract readonly primaryOnly: boolean;
   abstract query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 export class RoutedCatalogReads extends CatalogReadDatabase {
   constructor(private readonly router: ReadRouter) {
     super();
+  }
+
+  get primaryOnly(): boolean {
+    return this.router.replicas.length === 0;
   }
 
   query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> {
