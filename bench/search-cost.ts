@@ -17,6 +17,7 @@ import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { sampleSearchWords, sampleTitleIds } from './catalog-sample';
 
 const { values } = parseArgs({
   options: {
@@ -66,14 +67,8 @@ async function phase(clients: number, nextPath: () => string) {
 async function main(): Promise<void> {
   const db = new Client({ connectionString: values['database-url'] });
   await db.connect();
-  const ids = (
-    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles TABLESAMPLE SYSTEM (1) LIMIT 5000')
-  ).rows.map((row) => row.imdb_id);
-  const words = (
-    await db.query<{ key: string }>(
-      `SELECT key FROM search_lists TABLESAMPLE SYSTEM (20) WHERE year = 0 AND position(' ' in key) = 0 LIMIT 50000`,
-    )
-  ).rows.map((row) => row.key);
+  const ids = await sampleTitleIds(db);
+  const words = await sampleSearchWords(db, 20, 50_000);
   await db.end();
   // Every (word, page) pair once, in a random order: each search misses the search cache.
   const searches = shuffle(words.flatMap((word) => [1, 2, 3].map((page) => ({ word, page }))));

@@ -13,6 +13,7 @@
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { sampleTitleIds } from './catalog-sample';
 
 const { values } = parseArgs({
   options: {
@@ -78,9 +79,7 @@ function summary(result: autocannon.Result) {
 async function main(): Promise<void> {
   const db = new Client({ connectionString: values['database-url'] });
   await db.connect();
-  const ids = (
-    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles TABLESAMPLE SYSTEM (1) LIMIT 5000')
-  ).rows.map((row) => row.imdb_id);
+  const ids = await sampleTitleIds(db);
   const [{ movies }] = (await db.query<{ movies: number }>('SELECT movie_count AS movies FROM catalog_state'))
     .rows;
   await db.end();

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Agent, get } from 'node:http';
 import { Client } from 'pg';
+import { sampleSearchWords, sampleTitleIds } from './catalog-sample';
 
 const { values } = parseArgs({
   options: {
@@ -129,14 +130,8 @@ function serverSide(before: Map<number, number> | null, after: Map<number, numbe
 async function main(): Promise<void> {
   const db = new Client({ connectionString: values['database-url'] });
   await db.connect();
-  const ids = (
-    await db.query<{ imdb_id: string }>('SELECT imdb_id FROM titles TABLESAMPLE SYSTEM (1) LIMIT 5000')
-  ).rows.map((row) => row.imdb_id);
-  const words = (
-    await db.query<{ key: string }>(
-      `SELECT key FROM search_lists TABLESAMPLE SYSTEM (5) WHERE year = 0 AND position(' ' in key) = 0 LIMIT 20000`,
-    )
-  ).rows.map((row) => row.key);
+  const ids = await sampleTitleIds(db);
+  const words = await sampleSearchWords(db, 5, 20_000);
   await db.end();
   const lookup = () => `/v1/titles/${pick(ids)}`;
   const search = () =>
