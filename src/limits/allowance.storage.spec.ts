@@ -108,6 +108,36 @@ describe('AllowanceStorage', () => {
     expect(minute.reserves.length).toBeLessThanOrEqual(5);
   });
 
+  it('sizes blocks by the rate they are spent at: 5 s at 2,000 a second costs a handful of reservations', async () => {
+    jest.useFakeTimers({ now });
+    const paced = new AllowanceStorage({ minute, month }, clock);
+    const wants = () => minute.reserves.map((reservation) => reservation.want);
+    const run = async (seconds: number) => {
+      for (let ms = 0; ms < seconds * 1_000; ms++) {
+        await paced.increment('minute:k1', MINUTE_TTL_MS, 1_000_000, MINUTE_TTL_MS, 'minute');
+        await paced.increment('minute:k1', MINUTE_TTL_MS, 1_000_000, MINUTE_TTL_MS, 'minute');
+        now += 1;
+      }
+    };
+    try {
+      await run(5);
+      // 1 request, then up to 16× a step to 4 s of the rate (8,000), then one block every 4 s.
+      expect(wants()).toEqual([1, 16, 192, 2_368, 8_000, 8_000]);
+      // Idle for 10 s (the block goes back after 1 s); the next burst starts from the rate the last
+      // block was spent at, not from one request and not diluted by the pause.
+      now += 10_000;
+      await jest.advanceTimersByTimeAsync(10_000);
+      const before = wants().length;
+      await run(5);
+      const afterPause = wants().slice(before);
+      expect(afterPause).toHaveLength(2);
+      for (const want of afterPause) expect(Math.abs(want - 8_000)).toBeLessThanOrEqual(10);
+    } finally {
+      await paced.onModuleDestroy();
+      jest.useRealTimers();
+    }
+  });
+
   it('starts a busy key’s next window with the block size it had reached, not with one request', async () => {
     const windowEnd = now + MINUTE_TTL_MS;
     while (now < windowEnd - 100) {

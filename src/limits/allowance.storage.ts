@@ -23,6 +23,8 @@ interface Allowance {
   /** The last block of the window before, where a busy key's first block of a window starts. */
   previousWindowBlock: number;
   lastRefillAt: number;
+  /** `spent` when the last reservation was sent: what was spent since measures the key's rate. */
+  spentAtLastRefill: number;
   lastSpentAt: number;
   /** Until then the window counts as exhausted without asking the store again. */
   exhaustedUntil: number;
@@ -158,6 +160,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         lastBlock: 0,
         previousWindowBlock: 0,
         lastRefillAt: 0,
+        spentAtLastRefill: 0,
         lastSpentAt: 0,
         exhaustedUntil: 0,
         waiting: 0,
@@ -176,6 +179,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
       endsAt: Number.POSITIVE_INFINITY,
       available: 0,
       spent: 0,
+      spentAtLastRefill: 0,
       total: 0,
       lastBlock: 0,
       previousWindowBlock: allowance.lastBlock || allowance.previousWindowBlock,
@@ -186,6 +190,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
   private refill(allowance: Allowance, store: AllowanceStore, key: string, ttl: number, limit: number) {
     const work = async () => {
       const sentAt = this.clock();
+      const spentAtSend = allowance.spent;
       const want = reservationSize({
         limit,
         reserved: allowance.total,
@@ -193,6 +198,8 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         lastBlock: allowance.lastBlock,
         previousWindowBlock: allowance.previousWindowBlock,
         msSinceLastRefill: sentAt - allowance.lastRefillAt,
+        spentSinceLastRefill: spentAtSend - allowance.spentAtLastRefill,
+        msSpendingSinceLastRefill: allowance.lastSpentAt - allowance.lastRefillAt,
       });
       const reservation = await store.reserve(key, want, limit, ttl);
       if (reservation.window !== allowance.window) {
@@ -201,6 +208,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
         allowance.spent = 0;
         allowance.window = reservation.window;
       }
+      allowance.spentAtLastRefill = Math.min(spentAtSend, allowance.spent);
       allowance.release = reservation.release;
       allowance.available += reservation.granted;
       allowance.total = reservation.total;
@@ -220,7 +228,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
     const now = this.clock();
     for (const [key, allowance] of this.allowances) {
       if (allowance.refill || allowance.waiting > 0) continue;
-      if (allowance.endsAt <= now - RESERVATION.slowRefillMs) {
+      if (allowance.endsAt <= now - RESERVATION.busyKeyMs) {
         // Kept a while past its end, so a key still busy starts its next window with its block size.
         this.allowances.delete(key);
       } else if (allowance.endsAt <= now) {

@@ -3,19 +3,30 @@
  * block sizes, reserving ahead, and when idle or exhausted windows are asked again. What the limits
  * are is the limit table (src/common/access/limit-table.ts); this is only how they are counted.
  *
- * Each replica reserves a block of a window's allowance in one atomic statement and
- * spends it in memory. Blocks follow demand (doubling while a block lasts less than `fastRefillMs`,
- * halving when one lasts more than `slowRefillMs`), so a busy key costs each counter about one
- * statement every 2–8 s whatever its rate (issue 30: the database sees work per second, not per
- * request). They never exceed `maxBlock` (a crash costs a key at most one unused block), and never
- * more than `shareOfRemaining` of what is left in the window, so they shrink to single requests near
- * the limit and every replica with demand still gets its turn.
+ * Each replica reserves a block of a window's allowance in one atomic statement and spends it in
+ * memory. A block is sized to last `targetBlockMs` at the rate the key spent its last one, so a busy
+ * key costs each counter about one statement every 4 s whatever its rate (issue 30: the database
+ * sees work per second, not per request), and a burst reaches that size in four or five
+ * reservations instead of doubling up from one request. Blocks never exceed `maxBlock` (a crash
+ * costs a key at most one unused block), and never more than `shareOfRemaining` of what is left in
+ * the window, so they shrink to single requests near the limit and every replica with demand still
+ * gets its turn.
  */
 export const RESERVATION = {
   maxBlock: 20_000,
   shareOfRemaining: 0.25,
-  fastRefillMs: 2_000,
-  slowRefillMs: 8_000,
+  /** A block is sized to last this long at the rate the last one was spent. */
+  targetBlockMs: 4_000,
+  /**
+   * A rate is measured over at least this long, so a block of a few requests spent at once does not
+   * size the next from a sample of a millisecond: a block grows at most targetBlockMs / this a step.
+   */
+  minRateSampleMs: 250,
+  /**
+   * A key whose last reservation is this recent when its window ends starts the next window at the
+   * block size it had reached; its allowance is forgotten this long after its window ended.
+   */
+  busyKeyMs: 8_000,
   /** A window found exhausted is asked again after this long (another replica may return allowance). */
   exhaustedRecheckMs: 1_000,
   /** Allowance a replica has not touched for this long goes back to the window. */
@@ -37,17 +48,20 @@ export interface ReservationDemand {
   /** The size of its last reservation in the window before (0 for none). */
   previousWindowBlock: number;
   msSinceLastRefill: number;
+  /** Requests spent here since the previous reservation was sent. */
+  spentSinceLastRefill: number;
+  /** From the previous reservation to the last request spent since (idle time after it excluded). */
+  msSpendingSinceLastRefill: number;
 }
 
 export function reservationSize(demand: ReservationDemand): number {
   const { limit, reserved, waiting, lastBlock, previousWindowBlock, msSinceLastRefill } = demand;
   let wanted = 1;
   if (lastBlock > 0) {
-    if (msSinceLastRefill < RESERVATION.fastRefillMs) wanted = lastBlock * 2;
-    else if (msSinceLastRefill > RESERVATION.slowRefillMs) wanted = Math.ceil(lastBlock / 2);
-    else wanted = lastBlock;
-  } else if (previousWindowBlock > 0 && msSinceLastRefill <= RESERVATION.slowRefillMs) {
-    // A new window of a key that stayed busy: its size, rather than doubling up from 1 again.
+    const sampleMs = Math.max(demand.msSpendingSinceLastRefill, RESERVATION.minRateSampleMs);
+    wanted = Math.ceil((demand.spentSinceLastRefill / sampleMs) * RESERVATION.targetBlockMs);
+  } else if (previousWindowBlock > 0 && msSinceLastRefill <= RESERVATION.busyKeyMs) {
+    // A new window of a key that stayed busy: its size, rather than growing from 1 again.
     wanted = previousWindowBlock;
   }
   wanted = Math.max(wanted, waiting);
