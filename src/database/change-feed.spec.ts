@@ -4,6 +4,7 @@ import {
   type ChangeTopic,
   FEED_IDLE_PING_MS,
   FEED_QUERY_TIMEOUT_MS,
+  FEED_RETRY_MAX_MS,
   FEED_RETRY_MIN_MS,
   FEED_SELF_TEST_MS,
   type FeedClient,
@@ -82,7 +83,7 @@ describe('PostgresChangeFeed', () => {
     expect(clients[0].ended).toBe(true);
   });
 
-  it('stays down when LISTEN/NOTIFY is not delivered (a transaction pooler), and tries again later', async () => {
+  it('stays down when LISTEN/NOTIFY is not delivered (a transaction pooler), and tries again after the longest wait', async () => {
     const { feed, clients, sender, liveness } = fakeFeed({ delivers: false });
     feed.onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(FEED_SELF_TEST_MS);
@@ -90,10 +91,12 @@ describe('PostgresChangeFeed', () => {
     expect(liveness).toEqual([]);
     expect(clients[0].ended).toBe(true);
     await expect(feed.query('SELECT 1')).rejects.toThrow('not live');
-    // Backoff doubles: the second attempt after 1 s, the third 2 s after that one failed.
-    await jest.advanceTimersByTimeAsync(FEED_RETRY_MIN_MS);
+    // A pooler will not start delivering: no attempt before the longest wait.
+    await jest.advanceTimersByTimeAsync(FEED_RETRY_MAX_MS - 1);
+    expect(clients).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
     expect(clients).toHaveLength(2);
-    await jest.advanceTimersByTimeAsync(FEED_SELF_TEST_MS + 2 * FEED_RETRY_MIN_MS - 1);
+    await jest.advanceTimersByTimeAsync(FEED_SELF_TEST_MS + FEED_RETRY_MAX_MS - 1);
     expect(clients).toHaveLength(2);
     sender.delivers = true;
     await jest.advanceTimersByTimeAsync(1);

@@ -18,7 +18,11 @@ export const FEED_QUERY_TIMEOUT_MS = 1_000;
  * when no consumer reads on it (the catalog state's safety net does, every 5 s).
  */
 export const FEED_IDLE_PING_MS = 10_000;
-/** Reconnection waits start here and double after each failed attempt, up to the maximum. */
+/**
+ * Reconnection waits start here and double after each failed attempt, up to the maximum. A failed
+ * self-test (a transaction pooler: it will not start delivering) waits the maximum at once, so a
+ * process behind one does not spend its first minute's statements on attempts bound to fail.
+ */
 export const FEED_RETRY_MIN_MS = 1_000;
 export const FEED_RETRY_MAX_MS = 60_000;
 
@@ -172,6 +176,7 @@ export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBoots
         this.fail(
           session,
           `LISTEN/NOTIFY is not delivered on ${this.where} (a transaction pooler in front?): the catalog state and the API keys are polled; set DATABASE_DIRECT_URL to a direct PostgreSQL URL for the change feed`,
+          { retryAfterMs: FEED_RETRY_MAX_MS },
         );
         return;
       }
@@ -226,18 +231,22 @@ export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBoots
       this.logger.warn(`The change feed is lost (${reason}): polling until it reconnects`);
       this.emit((listener) => listener.liveChanged?.(false));
     }
-    this.fail(session, reason, wasLive);
+    this.fail(session, reason, { logged: wasLive });
   }
 
   /** Drops the session and schedules the next attempt; the first failure in a row is logged. */
-  private fail(session: FeedClient, reason: string, logged = false): void {
+  private fail(
+    session: FeedClient,
+    reason: string,
+    { logged = false, retryAfterMs = 0 }: { logged?: boolean; retryAfterMs?: number } = {},
+  ): void {
     if (session !== this.session) return;
     this.session = null;
     void session.end().catch(() => undefined);
     if (this.stopped) return;
     if (this.failures === 0 && !logged) this.logger.warn(`No change feed: ${reason}`);
     else this.logger.debug(`Change feed attempt failed: ${reason}`);
-    const delay = Math.min(FEED_RETRY_MAX_MS, FEED_RETRY_MIN_MS * 2 ** this.failures);
+    const delay = Math.max(retryAfterMs, Math.min(FEED_RETRY_MAX_MS, FEED_RETRY_MIN_MS * 2 ** this.failures));
     this.failures++;
     this.retryTimer = setTimeout(() => void this.open(), delay).unref();
   }
