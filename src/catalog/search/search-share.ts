@@ -224,8 +224,8 @@ export class SearchShare {
     const refused = this.refusedPerWindow;
     const started = this.startedPerWindow;
     if (refused <= started) return OVERLOAD_RETRY_AFTER_SECONDS;
-    if (started * MAX_OVERLOAD_RETRY_AFTER_SECONDS <= refused) return MAX_OVERLOAD_RETRY_AFTER_SECONDS;
-    return Math.max(OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(refused / started));
+    // More refused than started: at least 2 s; none started at all: the longest.
+    return Math.min(MAX_OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(refused / started));
   }
 
   private canStart(): boolean {
