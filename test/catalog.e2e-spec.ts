@@ -97,6 +97,21 @@ describe('Catalog endpoints', () => {
       });
     });
 
+    it('answers concurrent lookups each with its own title or 404, though they share statements', async () => {
+      const known = FIXTURE_TITLES.map((title) => title.imdbId);
+      const asked = known.flatMap((imdbId, index) => [imdbId, `tt9${String(index).padStart(8, '0')}`]);
+      const answers = await Promise.all(asked.map((imdbId) => t.get(`/v1/titles/${imdbId}`)));
+      answers.forEach((res, index) => {
+        if (index % 2 === 0) {
+          expect(res.status).toBe(200);
+          expect(res.body.data[0].imdb_id).toBe(asked[index]);
+        } else {
+          expect(res.status).toBe(404);
+          expect(res.body.error.code).toBe('TITLE_NOT_FOUND');
+        }
+      });
+    });
+
     it('refuses any query parameter and malformed escapes in the path', async () => {
       expect((await t.get('/v1/titles/tt0111161?page=1').expect(400)).body.error.code).toBe(
         'VALIDATION_ERROR',

@@ -1,30 +1,61 @@
 import { Injectable } from '@nestjs/common';
 import type { Slice } from '../common/envelope';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
+import { BatchedReads } from './batched-reads';
 import { type TitleRow, titleSelectSql } from './title-columns';
 
 export type TypeFamily = 'movies' | 'series';
 
-/** A title by IMDb id with the live catalog version, in one statement (see `findByImdbId`). */
-const TITLE_BY_IMDB_ID_SQL = `SELECT state.catalog_version, ${titleSelectSql('t')}
+/**
+ * Titles by IMDb id with the live catalog version, in one statement (see `findByImdbId`): a row per
+ * id asked, in their order, with nulls for an id the catalog lacks; none when there is no catalog.
+ */
+const TITLES_BY_IMDB_IDS_SQL = `SELECT state.catalog_version, ${titleSelectSql('t')}
   FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
-  LEFT JOIN titles t ON t.imdb_id = $1`;
+  CROSS JOIN unnest($1::text[]) WITH ORDINALITY AS wanted(imdb_id, position)
+  LEFT JOIN titles t ON t.imdb_id = wanted.imdb_id
+  ORDER BY wanted.position`;
+
+/**
+ * Lookups that miss the cache read at once (statements in flight); those asked meanwhile wait and
+ * go together in the next statement, at most TITLE_READ_BATCH ids each.
+ */
+export const TITLE_READS_IN_FLIGHT = 2;
+export const TITLE_READ_BATCH = 100;
+
+export interface TitleRead {
+  version: string | null;
+  row: TitleRow | null;
+}
 
 /** Read queries over the live catalog, as raw SQL the planner serves from indexes. */
 @Injectable()
 export class TitleRepository {
+  private readonly titleReads = new BatchedReads<string, TitleRead>(
+    (imdbIds) => this.readByImdbIds(imdbIds),
+    TITLE_READS_IN_FLIGHT,
+    TITLE_READ_BATCH,
+  );
+
   constructor(private readonly db: CatalogReadDatabase) {}
 
   /**
    * One title (or null) and the version of the catalog it was read from, in one statement, so both
-   * come from the same snapshot: an ingest commits titles and catalog_state together.
+   * come from the same snapshot: an ingest commits titles and catalog_state together. Concurrent
+   * lookups share statements (`BatchedReads`): each still reads one snapshot.
    */
-  async findByImdbId(imdbId: string): Promise<{ version: string | null; row: TitleRow | null }> {
-    const rows = await this.db.query<TitleRow & { catalog_version: string | null }>(TITLE_BY_IMDB_ID_SQL, [
-      imdbId,
+  findByImdbId(imdbId: string): Promise<TitleRead> {
+    return this.titleReads.read(imdbId);
+  }
+
+  private async readByImdbIds(imdbIds: string[]): Promise<TitleRead[]> {
+    const rows = await this.db.query<TitleRow & { catalog_version: string | null }>(TITLES_BY_IMDB_IDS_SQL, [
+      imdbIds,
     ]);
-    const row = rows[0];
-    return { version: row?.catalog_version ?? null, row: row && row.id !== null ? row : null };
+    return imdbIds.map((_, index) => {
+      const row = rows[index];
+      return { version: row?.catalog_version ?? null, row: row && row.id !== null ? row : null };
+    });
   }
 
   /**
