@@ -89,7 +89,7 @@ describe("the keys' marker read with the catalog state", () => {
     // A change feed going live would re-read the keys: let that happen first (PostgreSQL only).
     const feed = t.app.get(ChangeFeed);
     await eventually(async () => !feed.enabled || feed.live, 5_000, 20);
-    // The directory's own refresh is then 2 s away at least (7 s with a live change feed).
+    // The directory's own refresh is then 7 s away at least (markers come with the state reads).
     await directory.refresh();
     // Plain SQL: no change notice, no in-process listener; only the marker tells.
     await db.query('UPDATE api_keys SET disabled = true, updated_at = now() WHERE id = $1', [summary.id]);

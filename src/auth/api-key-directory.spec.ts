@@ -238,9 +238,18 @@ describe('ApiKeyDirectory', () => {
       expect(await answer).toBe('INVALID_API_KEY');
     });
 
-    it('refreshes on its own again when markers stop coming (read replicas serve the state)', async () => {
+    it('needs no refresh of its own while markers come every 5 s (an idle process polls slowly)', async () => {
       clearInterval(poll);
-      await jest.advanceTimersByTimeAsync(KEY_REFRESH_INTERVAL_MS + 1_000);
+      poll = setInterval(() => markers.observe({ count: 1, digest }, Date.now()), 5_000);
+      await jest.advanceTimersByTimeAsync(30_000);
+      expect(queries()).toBe(0);
+    });
+
+    it('refreshes on its own again when markers stop coming (the state reads fail)', async () => {
+      clearInterval(poll);
+      await jest.advanceTimersByTimeAsync(KEY_SAFETY_NET_MS - 1_000);
+      expect(fake.service.statesChangedWithin).not.toHaveBeenCalled();
+      await jest.advanceTimersByTimeAsync(2_000);
       expect(fake.service.statesChangedWithin).toHaveBeenCalledTimes(1);
     });
 

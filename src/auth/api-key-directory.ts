@@ -8,20 +8,22 @@ import { KEY_CHANGE_OVERLAP_S, type KeysMarker, KeysMarkers, sameKeysMarker } fr
 
 /**
  * Where the catalog-state reads run on the primary (no read replicas), each brings the keys' marker
- * (`KeysMarkers`, every CATALOG_STATE_POLL_MS without a live change feed) and the keys are re-read
- * only when it moved: a disable made by another process is refused everywhere within about one
- * state poll plus two reads. The directory re-reads on its own only when no marker came for this
- * long without a live change feed (read replicas serve the state reads): a disable is then refused
- * within about this long (the contract allows 10 s). A new key does not wait for either: an unknown
- * key triggers a re-read (KEY_MISS_REREAD_INTERVAL_MS).
+ * (`KeysMarkers`: every CATALOG_STATE_POLL_MS without a live change feed, every
+ * CATALOG_STATE_IDLE_POLL_MS while the process is idle) and the keys are re-read only when it moved:
+ * a disable made by another process is refused everywhere within about one state poll plus two
+ * reads. Where no marker has ever come (read replicas serve the state reads) and no change feed is
+ * live, the directory re-reads on its own this often: a disable is then refused within about this
+ * long (the contract allows 10 s). A new key does not wait for either: an unknown key triggers a
+ * re-read (KEY_MISS_REREAD_INTERVAL_MS).
  */
 export const KEY_REFRESH_INTERVAL_MS = 2_000;
 /**
- * With a live change feed, a key change is announced at its commit and re-read at once; the
- * state's safety-net read (every 5 s, on the feed's session) brings the keys' marker, and the
- * directory re-reads on its own only when no marker came for this long: a safety net for a session
- * that died silently (a disable is then refused within this long plus one read and one refresh
- * tick, inside the contract's 10 s).
+ * With a live change feed, a key change is announced at its commit and re-read at once, and the
+ * state's safety-net read (every 5 s, on the feed's session) brings the keys' marker; without one,
+ * the state polls bring it (at least every 5 s). The directory re-reads on its own only when no
+ * marker came for this long: a safety net for a session that died silently or for failing state
+ * reads (a disable is then refused within this long plus one read and one refresh tick, inside the
+ * contract's 10 s).
  */
 export const KEY_SAFETY_NET_MS = 7_000;
 /** How often the directory checks whether a refresh is due (no statement unless one is). */
@@ -122,7 +124,8 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private refreshDue(): boolean {
     const now = Date.now();
     if (now - this.lastFullLoadAt >= FULL_RELOAD_INTERVAL_MS) return true;
-    const interval = this.feed.live ? KEY_SAFETY_NET_MS : KEY_REFRESH_INTERVAL_MS;
+    const markersCome = this.feed.live || this.lastMarkerSentAt > Number.NEGATIVE_INFINITY;
+    const interval = markersCome ? KEY_SAFETY_NET_MS : KEY_REFRESH_INTERVAL_MS;
     return now - Math.max(this.lastRefreshStartedAt, this.lastMarkerSentAt) >= interval;
   }
 

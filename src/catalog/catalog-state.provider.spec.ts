@@ -2,6 +2,8 @@ import { FakeChangeFeed } from '../../test/support/fake-change-feed';
 import { type KeysMarker, KeysMarkers } from '../auth/keys-marker';
 import type { CatalogStateRepository } from './catalog-state.repository';
 import {
+  CATALOG_STATE_IDLE_AFTER_MS,
+  CATALOG_STATE_IDLE_POLL_MS,
   CATALOG_STATE_LIVE_MAX_AGE_MS,
   CATALOG_STATE_MAX_AGE_MS,
   CATALOG_STATE_POLL_MS,
@@ -105,12 +107,15 @@ describe('CatalogStateProvider', () => {
     const provider = new CatalogStateProvider(repository);
     provider.onApplicationBootstrap();
     try {
+      // A request asks: the process is busy, it polls every CATALOG_STATE_POLL_MS.
+      const asked = provider.current();
       jest.advanceTimersByTime(100);
       expect(repository.read).toHaveBeenCalledTimes(1);
       // A read still running is joined, not repeated.
       jest.advanceTimersByTime(CATALOG_STATE_POLL_MS);
       expect(repository.read).toHaveBeenCalledTimes(1);
       pending[0].resolve(row('v1'));
+      await asked;
       await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
       expect(repository.read).toHaveBeenCalledTimes(2);
     } finally {
@@ -147,6 +152,45 @@ describe('CatalogStateProvider', () => {
       expect(gap).toBeGreaterThanOrEqual(CATALOG_STATE_POLL_MS);
       // Sent early enough for the answer to arrive before the newest reading expires.
       expect(gap).toBeLessThanOrEqual(CATALOG_STATE_MAX_AGE_MS - 100);
+    }
+  });
+
+  it(`polls only every ${CATALOG_STATE_IDLE_POLL_MS} ms while nobody asks; the first request then waits for a read`, async () => {
+    jest.useFakeTimers({ now: 0 });
+    const sentAt: number[] = [];
+    const repository = {
+      read: jest.fn(async () => {
+        sentAt.push(Date.now());
+        return row('v1');
+      }),
+    } as unknown as CatalogStateRepository & { read: jest.Mock };
+    const provider = new CatalogStateProvider(repository);
+    provider.onApplicationBootstrap();
+    try {
+      await jest.advanceTimersByTimeAsync(20_000);
+      const idleGaps = sentAt.slice(1).map((at, i) => at - sentAt[i]);
+      expect(idleGaps.length).toBeGreaterThanOrEqual(3);
+      for (const gap of idleGaps) expect(gap).toBeGreaterThanOrEqual(CATALOG_STATE_IDLE_POLL_MS);
+      // The newest reading is too old for a request: it waits for a read of its own.
+      const reads = repository.read.mock.calls.length;
+      await provider.current();
+      expect(repository.read).toHaveBeenCalledTimes(reads + 1);
+      // Asked again within CATALOG_STATE_IDLE_AFTER_MS: the busy poll is back.
+      const busyFrom = sentAt.length - 1;
+      for (let ms = 0; ms < 3_000; ms += 100) {
+        await provider.current();
+        await jest.advanceTimersByTimeAsync(100);
+      }
+      const busyGaps = sentAt.slice(busyFrom + 1).map((at, i) => at - sentAt[busyFrom + i]);
+      expect(busyGaps.length).toBeGreaterThanOrEqual(3);
+      for (const gap of busyGaps) expect(gap).toBeLessThanOrEqual(CATALOG_STATE_MAX_AGE_MS - 100);
+      // Nobody asks for CATALOG_STATE_IDLE_AFTER_MS: slow again.
+      await jest.advanceTimersByTimeAsync(CATALOG_STATE_IDLE_AFTER_MS);
+      const quietFrom = sentAt.length;
+      await jest.advanceTimersByTimeAsync(3 * CATALOG_STATE_IDLE_POLL_MS);
+      expect(sentAt.length - quietFrom).toBeLessThanOrEqual(3);
+    } finally {
+      provider.onApplicationShutdown();
     }
   });
 
@@ -243,6 +287,9 @@ describe('CatalogStateProvider', () => {
         feed.setLive(false);
         expect(repository.read).toHaveBeenCalledTimes(2);
         expect(repository.read).toHaveBeenLastCalledWith();
+        // A request asks (it joins that read), so the process polls at the busy rate.
+        void provider.current().catch(() => undefined);
+        expect(repository.read).toHaveBeenCalledTimes(2);
         pending[1].resolve(row('v1'));
         await jest.advanceTimersByTimeAsync(CATALOG_STATE_POLL_MS);
         expect(repository.read).toHaveBeenCalledTimes(3);
