@@ -184,6 +184,13 @@ describe('CatalogStateProvider', () => {
       const busyGaps = sentAt.slice(busyFrom + 1).map((at, i) => at - sentAt[busyFrom + i]);
       expect(busyGaps.length).toBeGreaterThanOrEqual(3);
       for (const gap of busyGaps) expect(gap).toBeLessThanOrEqual(CATALOG_STATE_MAX_AGE_MS - 100);
+      // Requests that need no reading (cache misses read the version with their data) keep it busy.
+      const missesFrom = sentAt.length;
+      for (let ms = 0; ms < 3_000; ms += 100) {
+        provider.noteDemand();
+        await jest.advanceTimersByTimeAsync(100);
+      }
+      expect(sentAt.length - missesFrom).toBeGreaterThanOrEqual(3);
       // Nobody asks for CATALOG_STATE_IDLE_AFTER_MS: slow again.
       await jest.advanceTimersByTimeAsync(CATALOG_STATE_IDLE_AFTER_MS);
       const quietFrom = sentAt.length;

@@ -24,8 +24,8 @@ const POLL_TICK_MS = 50;
 export const CATALOG_STATE_POLL_MS = CATALOG_STATE_MAX_AGE_MS - POLL_TICK_MS - 150;
 
 /**
- * Without a live change feed, a process nobody has asked for the state for this long (no request
- * needing the catalog, no metrics scrape) counts as idle, and polls only every
+ * Without a live change feed, a process nobody has asked for the state for this long (no catalog
+ * request, no metrics scrape: `noteDemand`, `current`) counts as idle, and polls only every
  * CATALOG_STATE_IDLE_POLL_MS: an idle replica of a fleet behind a pooler costs the database 0.2
  * statements a second instead of 1.25. The first request after that waits for one read (the newest
  * reading is then too old to answer with), and the fast poll resumes.
@@ -89,7 +89,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
   private newestNumber = 0;
   private trustedFrom = 0;
   private lastReadSentAt = Number.NEGATIVE_INFINITY;
-  /** When `current()` was last called: without a feed, the poll slows down once it is long ago. */
+  /** When a request last needed the state: without a feed, the poll slows down once it is long ago. */
   private lastAskedAt = Number.NEGATIVE_INFINITY;
   private poll: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -120,9 +120,17 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     this.unsubscribe?.();
   }
 
+  /**
+   * A request of the catalog arrived, answered from a cache or not: the process is busy and keeps
+   * the fast poll (its keys' marker keeps a disable's delay at about a second).
+   */
+  noteDemand(): void {
+    this.lastAskedAt = Date.now();
+  }
+
   /** The newest reading when it is recent and the database answered last time; else a fresh one. */
   current(): Promise<StateReading> {
-    this.lastAskedAt = Date.now();
+    this.noteDemand();
     const newest = this.newest;
     if (
       newest &&

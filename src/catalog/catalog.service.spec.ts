@@ -68,7 +68,7 @@ describe('CatalogService title lookups', () => {
       stateReads++;
       return { state: { catalogVersion: live.version }, sentAt: Date.now() };
     };
-    const state = { current: read } as unknown as CatalogStateProvider;
+    const state = { current: read, noteDemand: () => undefined } as unknown as CatalogStateProvider;
     const search = {
       search: async (query: { key: string }) => {
         searchQueries++;

@@ -110,6 +110,7 @@ export class CatalogService {
    * another version empties the cache first.
    */
   private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
+    this.state.noteDemand();
     if (!cache.has(key)) return undefined;
     cache.useVersion((await this.state.current()).state.catalogVersion);
     return cache.lookup(key);
