@@ -27,6 +27,18 @@ function controlledRepository() {
   return { repository, pending };
 }
 
+/** A state repository that answers every read at once, noting when each was sent. */
+function answeringRepository() {
+  const sentAt: number[] = [];
+  const repository = {
+    read: jest.fn(async () => {
+      sentAt.push(Date.now());
+      return row('v1');
+    }),
+  } as unknown as CatalogStateRepository & { read: jest.Mock };
+  return { repository, sentAt };
+}
+
 describe('CatalogStateProvider', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -127,13 +139,7 @@ describe('CatalogStateProvider', () => {
 
   it(`reads every ${CATALOG_STATE_POLL_MS} ms or a little more, so a request never waits for a read`, async () => {
     jest.useFakeTimers();
-    const sentAt: number[] = [];
-    const repository = {
-      read: jest.fn(async () => {
-        sentAt.push(Date.now());
-        return row('v1');
-      }),
-    } as unknown as CatalogStateRepository & { read: jest.Mock };
+    const { repository, sentAt } = answeringRepository();
     const provider = new CatalogStateProvider(repository);
     provider.onApplicationBootstrap();
     try {
@@ -157,13 +163,7 @@ describe('CatalogStateProvider', () => {
 
   it(`polls only every ${CATALOG_STATE_IDLE_POLL_MS} ms while nobody asks; the first request then waits for a read`, async () => {
     jest.useFakeTimers({ now: 0 });
-    const sentAt: number[] = [];
-    const repository = {
-      read: jest.fn(async () => {
-        sentAt.push(Date.now());
-        return row('v1');
-      }),
-    } as unknown as CatalogStateRepository & { read: jest.Mock };
+    const { repository, sentAt } = answeringRepository();
     const provider = new CatalogStateProvider(repository);
     provider.onApplicationBootstrap();
     try {
