@@ -13,15 +13,22 @@ interface QueuedRead<K, V> {
  * A lone read starts at once; under load, N concurrent misses cost about N / maxBatch statements
  * instead of N, and the database plans one index lookup per key either way. A failed statement
  * fails every read of its batch.
+ *
+ * No read waits in the queue longer than `maxWaitMs`: when the running statements have not
+ * finished by then (a slow or partitioned database), the queued keys go in a statement of their own
+ * anyway, so a read's time stays its own statement's bound plus at most `maxWaitMs`, never the
+ * statements ahead of it as well.
  */
 export class BatchedReads<K, V> {
   private readonly queue: Array<QueuedRead<K, V>> = [];
   private inFlight = 0;
+  private queueTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly readMany: ReadMany<K, V>,
     private readonly maxInFlight: number,
     private readonly maxBatch: number,
+    private readonly maxWaitMs: number,
   ) {}
 
   read(key: K): Promise<V> {
@@ -37,10 +44,27 @@ export class BatchedReads<K, V> {
   }
 
   private startBatches(): void {
-    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-      this.inFlight++;
-      void this.readBatch(this.queue.splice(0, this.maxBatch));
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) this.startBatch();
+    this.boundTheWait();
+  }
+
+  private startBatch(): void {
+    this.inFlight++;
+    void this.readBatch(this.queue.splice(0, this.maxBatch));
+  }
+
+  /** While keys wait, a timer starts them after `maxWaitMs` whether or not a statement finished. */
+  private boundTheWait(): void {
+    if (this.queue.length === 0) {
+      clearTimeout(this.queueTimer);
+      this.queueTimer = undefined;
+      return;
     }
+    this.queueTimer ??= setTimeout(() => {
+      this.queueTimer = undefined;
+      if (this.queue.length > 0) this.startBatch();
+      this.boundTheWait();
+    }, this.maxWaitMs).unref();
   }
 
   /** Never rejects: the outcome goes to the batch's reads, then the next batch starts. */

@@ -18,10 +18,13 @@ const TITLES_BY_IMDB_IDS_SQL = `SELECT state.catalog_version, ${titleSelectSql('
 
 /**
  * Lookups that miss the cache read at once (statements in flight); those asked meanwhile wait and
- * go together in the next statement, at most TITLE_READ_BATCH ids each.
+ * go together in the next statement, at most TITLE_READ_BATCH ids each, and never wait longer than
+ * TITLE_READ_MAX_WAIT_MS for it: on a slow database more statements then run at once, and each
+ * lookup keeps its own statement's deadline instead of adding those ahead of it.
  */
 export const TITLE_READS_IN_FLIGHT = 2;
 export const TITLE_READ_BATCH = 100;
+export const TITLE_READ_MAX_WAIT_MS = 50;
 
 export interface TitleRead {
   version: string | null;
@@ -35,6 +38,7 @@ export class TitleRepository {
     (imdbIds) => this.readByImdbIds(imdbIds),
     TITLE_READS_IN_FLIGHT,
     TITLE_READ_BATCH,
+    TITLE_READ_MAX_WAIT_MS,
   );
 
   constructor(private readonly db: CatalogReadDatabase) {}
