@@ -105,6 +105,20 @@ describe('PostgresChangeFeed', () => {
     await feed.onApplicationShutdown();
   });
 
+  it('times the self-test from when its notice was sent: a slow send (a busy pool) is not taken for a pooler', async () => {
+    const { feed, clients, sender } = fakeFeed();
+    sender.query.mockImplementationOnce(async (_sql: string, params: readonly unknown[] = []) => {
+      await new Promise((resolve) => setTimeout(resolve, 2 * FEED_SELF_TEST_MS));
+      clients.at(-1)?.notify(String(params[1]));
+      return [];
+    });
+    feed.onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(2 * FEED_SELF_TEST_MS);
+    expect(feed.live).toBe(true);
+    expect(clients).toHaveLength(1);
+    await feed.onApplicationShutdown();
+  });
+
   it('a statement that times out on the session (a silent partition) takes it down at once and reconnects', async () => {
     const { feed, clients, liveness } = fakeFeed();
     feed.onApplicationBootstrap();

@@ -192,16 +192,20 @@ export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBoots
     this.emit((listener) => listener.liveChanged?.(true));
   }
 
-  /** Sends a unique notice from another connection and waits for it on this session. */
+  /**
+   * Sends a unique notice from another connection and waits for it on this session, for
+   * FEED_SELF_TEST_MS from when the notice was sent: a send slowed by a busy pool is not taken for
+   * a pooler that drops notices (which would wait FEED_RETRY_MAX_MS to try again).
+   */
   private async selfTest(session: FeedClient): Promise<boolean> {
     const token = `self-test ${randomUUID()}`;
     let timer: NodeJS.Timeout | undefined;
-    const heard = new Promise<boolean>((resolve) => {
-      this.awaitedToken = { token, heard: () => resolve(true) };
-      timer = setTimeout(() => resolve(false), FEED_SELF_TEST_MS);
-    });
+    let settle!: (heard: boolean) => void;
+    const heard = new Promise<boolean>((resolve) => (settle = resolve));
+    this.awaitedToken = { token, heard: () => settle(true) };
     try {
       await this.sender.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, token]);
+      timer = setTimeout(() => settle(false), FEED_SELF_TEST_MS);
       return (await heard) && this.session === session;
     } finally {
       clearTimeout(timer);
