@@ -97,7 +97,7 @@ describe('Catalog endpoints', () => {
       });
     });
 
-    it('answers concurrent lookups each with its own title or 404, though they share statements', async () => {
+    it('answers concurrent lookups, known and unknown, each with its own title or 404', async () => {
       const known = FIXTURE_TITLES.map((title) => title.imdbId);
       const asked = known.flatMap((imdbId, index) => [imdbId, `tt9${String(index).padStart(8, '0')}`]);
       const answers = await Promise.all(asked.map((imdbId) => t.get(`/v1/titles/${imdbId}`)));
