@@ -16,10 +16,12 @@ import { createTestDatabase } from './support/test-database';
  */
 const FLOOD = 600;
 /**
- * Refusals are sent within these of the server receiving the request (the old queue held each refused
- * search 2 s): most at once, on arrival, from the estimate of their wait; every one within the wait
- * bound plus the time this loaded, shared machine takes to answer the rest of the flood in the same
- * process.
+ * Refusals are sent within these of their decision (the old queue held each refused search 2 s): on
+ * arrival, from the estimate of their wait, or when the wait bound runs out. Where the estimate
+ * refuses many, the median is an arrival's; on a fast machine, where searches finish in a fraction
+ * of a millisecond and the estimate queues nearly all, the few refused are those whose wait ran out
+ * (CI once: 584 served, 16 refused at 166 ms median). Every one within the wait bound plus the time
+ * this loaded, shared machine takes to answer the rest of the flood in the same process.
  */
 const MEDIAN_REFUSAL_WITHIN_MS = 50;
 const REFUSAL_WITHIN_MS = 1_500;
@@ -97,7 +99,9 @@ describe('search overload', () => {
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000000');
     }
     for (const { res } of served) expect(res.headers.get('retry-after')).toBeNull();
-    expect(p(refusalMs, 0.5)).toBeLessThan(MEDIAN_REFUSAL_WITHIN_MS);
+    expect(p(refusalMs, 0.5)).toBeLessThan(
+      refused.length >= FLOOD / 20 ? MEDIAN_REFUSAL_WITHIN_MS : MAX_SEARCH_WAIT_MS + MEDIAN_REFUSAL_WITHIN_MS,
+    );
     expect(refusalMs[refusalMs.length - 1]).toBeLessThan(REFUSAL_WITHIN_MS);
 
     // Only the searches served count toward the month (a search refused is given its unit back).
