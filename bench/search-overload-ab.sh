@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 24.4 A/B: bench/search-overload.ts against built dists, alternating round by round, each
+# round on a fresh server over a full-scale catalog. Build each variant (npm run build) and copy its
+# dist/ to bench/out/dist-<variant> (inside the repository, so node_modules resolves), then:
+#   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_1m3 BENCH_KEY=mov_live_… \
+#     VARIANTS="main floor2" ROUNDS=7 bash bench/search-overload-ab.sh
+# Server logs go to bench/out/overload-logs/.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DB=${BENCH_DATABASE_URL:?set BENCH_DATABASE_URL to the catalog database}
+KEY=${BENCH_KEY:?set BENCH_KEY to an API key of that database}
+LOGS="$ROOT/bench/out/overload-logs"
+mkdir -p "$LOGS"
+for round in $(seq 1 "${ROUNDS:-3}"); do
+  for variant in ${VARIANTS:?set VARIANTS to the dist names under bench/out}; do
+    dir="$ROOT/bench/out/dist-$variant"
+    (DATABASE_URL=$DB PORT=4101 METRICS_PORT=9464 LOG_LEVEL=warn SHUTDOWN_GRACE_MS=0 exec node "$dir/main.js" > "$LOGS/server-$variant-$round.log" 2>&1) & pid=$!
+    for _ in $(seq 1 60); do curl -sf http://127.0.0.1:4101/health >/dev/null && break; sleep 0.5; done
+    echo "== $variant round $round $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)"
+    (cd "$ROOT" && npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key "$KEY" \
+      --database-url "$DB" --seconds 10 --metrics-url http://127.0.0.1:9464/metrics --honor-retry-after --warmup 10)
+    kill $pid; while ss -ltn | grep -q ":4101 "; do sleep 0.5; done
+  done
+done
