@@ -8,6 +8,7 @@ import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { TcpProxy } from './support/tcp-proxy';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { freePort } from './support/free-port';
+import { eventually } from './support/timing';
 
 const FLOOD = 3_000;
 
@@ -53,7 +54,17 @@ describe('forged-key floods cost no database statement', () => {
     const proxied = new URL(database.config.url);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
-    server = await ServerProcess.start(await freePort(), { DATABASE_URL: proxied.toString() });
+    server = await ServerProcess.start(await freePort(), {
+      DATABASE_URL: proxied.toString(),
+      LOG_LEVEL: 'info',
+    });
+    // The change feed's first attempt (LISTEN and a self-test notice) may still be under way when
+    // /health first answers; it is the process's own start-up work, not the flood's.
+    await eventually(
+      async () => /Listening for catalog and key changes|No change feed/.test(server.logs()),
+      10_000,
+      20,
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
