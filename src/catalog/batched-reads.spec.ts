@@ -15,14 +15,15 @@ function statements() {
 }
 
 describe('BatchedReads', () => {
-  it('starts a lone read at once, in a statement of its own', async () => {
+  it('starts a lone read at once, in a statement of its own, and frees its slot when answered', async () => {
     const { sent, readMany } = statements();
-    const reads = new BatchedReads(readMany, 2, 100, 1_000);
+    const reads = new BatchedReads(readMany, 1, 100, 1_000);
     const answer = reads.read('a');
     expect(sent.map((statement) => statement.keys)).toEqual([['a']]);
     sent[0].finish();
     expect(await answer).toBe('A');
-    expect(reads.running).toBe(0);
+    void reads.read('b');
+    expect(sent.map((statement) => statement.keys)).toEqual([['a'], ['b']]);
   });
 
   it('sends the keys asked while the statements run together in the next one', async () => {

@@ -38,11 +38,6 @@ export class BatchedReads<K, V> {
     });
   }
 
-  /** Statements running now (for tests). */
-  get running(): number {
-    return this.inFlight;
-  }
-
   private startBatches(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) this.startBatch();
     this.boundTheWait();
