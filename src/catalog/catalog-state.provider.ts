@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { KeysMarkers } from '../auth/keys-marker';
 import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { type CatalogState, CatalogStateRepository, type StateRead } from './catalog-state.repository';
+import { SingleFlight } from './single-flight';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
@@ -80,8 +81,8 @@ export interface StateReading {
  */
 @Injectable()
 export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
-  private inFlight: Promise<StateReading> | null = null;
-  private inFlightOnPool: Promise<StateReading> | null = null;
+  /** Concurrent callers share one read per connection kind: `fresh()`'s and `freshOnPool()`'s. */
+  private readonly reads = new SingleFlight<StateReading>();
   private newest: StateReading | null = null;
   private lastReadFailed = false;
   /** Reads started, the number of the read behind `newest`, and the first read `current()` trusts. */
@@ -150,17 +151,11 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
    */
   invalidate(): void {
     this.trustedFrom = this.started + 1;
-    this.inFlight = null;
-    this.inFlightOnPool = null;
+    this.reads.forgetAll();
   }
 
   fresh(): Promise<StateReading> {
-    if (this.inFlight) return this.inFlight;
-    const read: Promise<StateReading> = this.read(() => this.readState()).finally(() => {
-      if (this.inFlight === read) this.inFlight = null;
-    });
-    this.inFlight = read;
-    return read;
+    return this.reads.run('feed or pool', () => this.read(() => this.readState()));
   }
 
   /**
@@ -168,12 +163,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
    * feed's session (which can outlive them): what /health checks. Concurrent callers share one read.
    */
   freshOnPool(): Promise<StateReading> {
-    if (this.inFlightOnPool) return this.inFlightOnPool;
-    const read: Promise<StateReading> = this.read(() => this.repository.read()).finally(() => {
-      if (this.inFlightOnPool === read) this.inFlightOnPool = null;
-    });
-    this.inFlightOnPool = read;
-    return read;
+    return this.reads.run('pool', () => this.read(() => this.repository.read()));
   }
 
   private async read(readState: () => Promise<StateRead>): Promise<StateReading> {

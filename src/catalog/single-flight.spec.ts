@@ -38,4 +38,19 @@ describe('SingleFlight', () => {
     for (const answer of answers) await expect(answer).rejects.toThrow('refused');
     expect(await flights.run('k', async () => 'again')).toBe('again');
   });
+
+  it('after forgetAll, starts a new read that the end of the forgotten one does not drop', async () => {
+    const flights = new SingleFlight<string>();
+    const old = deferred<string>();
+    const fresh = deferred<string>();
+    const before = flights.run('k', () => old.promise);
+    flights.forgetAll();
+    const after = flights.run('k', () => fresh.promise);
+    old.resolve('old');
+    expect(await before).toBe('old');
+    // The newer read is still the one a caller joins.
+    const joined = flights.run('k', async () => 'a third read');
+    fresh.resolve('new');
+    expect(await Promise.all([after, joined])).toEqual(['new', 'new']);
+  });
 });

@@ -14,9 +14,16 @@ export class SingleFlight<V> {
   run(key: string, read: () => Promise<V>): Promise<V> {
     const running = this.inFlight.get(key);
     if (running) return running;
-    const started = read().finally(() => this.inFlight.delete(key));
+    const started: Promise<V> = read().finally(() => {
+      if (this.inFlight.get(key) === started) this.inFlight.delete(key);
+    });
     this.inFlight.set(key, started);
     return started;
+  }
+
+  /** Later callers start new reads instead of joining the ones running now (which still finish). */
+  forgetAll(): void {
+    this.inFlight.clear();
   }
 
   /** Reads running now (for tests and metrics). */
