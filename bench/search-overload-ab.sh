@@ -4,6 +4,8 @@
 # dist/ to bench/out/dist-<variant> (inside the repository, so node_modules resolves), then:
 #   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_1m3 BENCH_KEY=mov_live_… \
 #     VARIANTS="main floor2" ROUNDS=7 bash bench/search-overload-ab.sh
+# Each round: a 10 s warm-up, then CYCLES (default 2) × alone, beside, beside, alone phases of
+# SECONDS_PER_PHASE (default 5) seconds.
 # Server logs go to bench/out/overload-logs/.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +20,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     for _ in $(seq 1 60); do curl -sf http://127.0.0.1:4101/health >/dev/null && break; sleep 0.5; done
     echo "== $variant round $round $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)"
     (cd "$ROOT" && npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key "$KEY" \
-      --database-url "$DB" --seconds 10 --metrics-url http://127.0.0.1:9464/metrics --honor-retry-after --warmup 10)
+      --database-url "$DB" --seconds "${SECONDS_PER_PHASE:-5}" --cycles "${CYCLES:-2}" --metrics-url http://127.0.0.1:9464/metrics --honor-retry-after --warmup 10)
     kill $pid; while ss -ltn | grep -q ":4101 "; do sleep 0.5; done
   done
 done

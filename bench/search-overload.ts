@@ -1,16 +1,21 @@
 /**
  * Issue 24.4: overload. Against a running server over a PostgreSQL catalog (loopback only, each phase
- * bounded in time), closed-loop clients (each sends its next request when the last is answered):
- *   1. --lookups clients look titles up alone;
- *   2. the same lookups while --searchers clients search distinct words (one word each, sampled from
- *      the catalog, random page 1–5, so nearly every search misses the cache).
- * Prints per class: rate, statuses, latency p50/p95 of the 200s and of the refusals, whether every
- * refusal carried Retry-After; and the lookups' rate beside the searches over their rate alone.
- * Refused searchers ask again at once (the worst case), or after Retry-After with --honor-retry-after.
+ * bounded in time), closed-loop clients (each sends its next request when the last is answered), in
+ * phases of --seconds each:
+ *   alone:  --lookups clients look titles up alone;
+ *   beside: the same lookups while --searchers clients search distinct words (one word each, sampled
+ *           from the catalog, random page 1–5, so nearly every search misses the cache).
+ * The phases run --cycles times in the order alone, beside, beside, alone: the lookups' rate alone
+ * drifts within a run (by a third between runs on this shared machine), and this order cancels a
+ * steady drift from the ratio. Prints each phase, then the totals per class over the beside phases:
+ * rate, statuses, latency p50/p95 of the 200s and of the refusals, whether every refusal carried
+ * Retry-After; and the lookups' rate beside the searches over their rate alone (all phases of each kind).
+ * Refused searchers ask again at once (the worst case), or after Retry-After with --honor-retry-after
+ * (a wait cut short at the end of its phase).
  *
  *   npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key mov_live_… \
- *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--searchers 256] [--lookups 32] \
- *     [--metrics-url http://127.0.0.1:9464/metrics] [--warmup 0]
+ *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--cycles 1] [--searchers 256] \
+ *     [--lookups 32] [--metrics-url http://127.0.0.1:9464/metrics] [--warmup 0]
  * With --warmup N, the lookups ask for N seconds first, unreported: a fresh server's title cache is
  * empty, and a cold one makes the "alone" phase measure PostgreSQL instead of the process.
  * With --metrics-url, the served searches' durations as the server measured them (from arrival to
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     key: { type: 'string' },
     'database-url': { type: 'string' },
     seconds: { type: 'string', default: '10' },
+    cycles: { type: 'string', default: '1' },
     searchers: { type: 'string', default: '256' },
     lookups: { type: 'string', default: '32' },
     'honor-retry-after': { type: 'boolean', default: false },
@@ -61,25 +67,50 @@ async function client(nextPath: () => string, until: number, tally: Tally): Prom
       tally.refusedMs.push(ms);
       const retryAfter = res.headers['retry-after'];
       if (retryAfter === undefined) tally.refusedWithoutRetryAfter++;
-      else if (values['honor-retry-after']) await sleep(Number(retryAfter) * 1000);
+      else if (values['honor-retry-after'])
+        await sleep(Math.max(0, Math.min(Number(retryAfter) * 1000, until - performance.now())));
     }
   }
 }
 
-async function phase(classes: Record<string, { clients: number; path: () => string }>, forSeconds = seconds) {
+type Tallies = Record<string, Tally>;
+
+async function phase(
+  classes: Record<string, { clients: number; path: () => string }>,
+  forSeconds = seconds,
+): Promise<Tallies> {
   const until = performance.now() + forSeconds * 1000;
-  const tallies: Record<string, Tally> = {};
+  const tallies: Tallies = {};
   await Promise.all(
     Object.entries(classes).flatMap(([name, { clients, path }]) => {
-      const tally: Tally = (tallies[name] = {
-        statuses: {},
-        okMs: [],
-        refusedMs: [],
-        refusedWithoutRetryAfter: 0,
-      });
+      const tally: Tally = (tallies[name] = emptyTally());
       return Array.from({ length: clients }, () => client(path, until, tally));
     }),
   );
+  return tallies;
+}
+
+function emptyTally(): Tally {
+  return { statuses: {}, okMs: [], refusedMs: [], refusedWithoutRetryAfter: 0 };
+}
+
+/** The tallies of several phases of the same classes, added up. */
+function added(phases: Tallies[]): Tallies {
+  const sum: Tallies = {};
+  for (const tallies of phases) {
+    for (const [name, tally] of Object.entries(tallies)) {
+      const into = (sum[name] ??= emptyTally());
+      for (const [status, count] of Object.entries(tally.statuses))
+        into.statuses[status] = (into.statuses[status] ?? 0) + count;
+      into.okMs = into.okMs.concat(tally.okMs);
+      into.refusedMs = into.refusedMs.concat(tally.refusedMs);
+      into.refusedWithoutRetryAfter += tally.refusedWithoutRetryAfter;
+    }
+  }
+  return sum;
+}
+
+function summary(tallies: Tallies, forSeconds: number) {
   return Object.fromEntries(
     Object.entries(tallies).map(([name, tally]) => [
       name,
@@ -140,26 +171,44 @@ async function main(): Promise<void> {
 
   if (Number(values.warmup) > 0) {
     const warm = await phase({ lookups: { clients: lookups, path: lookup } }, Number(values.warmup));
-    console.log(JSON.stringify({ run: `warm-up: ${lookups} lookup clients, ${values.warmup} s`, ...warm }));
+    console.log(
+      JSON.stringify({
+        run: `warm-up: ${lookups} lookup clients, ${values.warmup} s`,
+        ...summary(warm, Number(values.warmup)),
+      }),
+    );
   }
-  const alone = await phase({ lookups: { clients: lookups, path: lookup } });
-  console.log(JSON.stringify({ run: `${lookups} lookup clients alone`, ...alone }));
+  const aloneRun = `${lookups} lookup clients alone`;
+  const besideRun = `${lookups} lookup clients beside ${values.searchers} searching`;
+  const alonePhases: Tallies[] = [];
+  const besidePhases: Tallies[] = [];
   const before = await servedSearchBuckets();
-  const mixed = await phase({
-    lookups: { clients: lookups, path: lookup },
-    searches: { clients: Number(values.searchers), path: search },
-  });
+  for (let cycle = 0; cycle < Number(values.cycles); cycle++) {
+    for (const kind of ['alone', 'beside', 'beside', 'alone'] as const) {
+      const tallies = await phase({
+        lookups: { clients: lookups, path: lookup },
+        ...(kind === 'beside' ? { searches: { clients: Number(values.searchers), path: search } } : {}),
+      });
+      (kind === 'alone' ? alonePhases : besidePhases).push(tallies);
+      console.log(
+        JSON.stringify({ phase: kind === 'alone' ? aloneRun : besideRun, ...summary(tallies, seconds) }),
+      );
+    }
+  }
+  const alone = summary(added(alonePhases), seconds * alonePhases.length);
+  const beside = summary(added(besidePhases), seconds * besidePhases.length);
+  console.log(JSON.stringify({ run: `${aloneRun}, ${alonePhases.length} phases`, ...alone }));
   console.log(
     JSON.stringify({
-      run: `${lookups} lookup clients beside ${values.searchers} searching`,
-      ...mixed,
+      run: `${besideRun}, ${besidePhases.length} phases`,
+      ...beside,
       ...serverSide(before, await servedSearchBuckets()),
     }),
   );
   console.log(
     JSON.stringify({
       words: words.length,
-      ratio_lookups: Math.round((mixed.lookups.ok_rps / alone.lookups.ok_rps) * 100) / 100,
+      ratio_lookups: Math.round((beside.lookups.ok_rps / alone.lookups.ok_rps) * 100) / 100,
     }),
   );
   agent.destroy();
