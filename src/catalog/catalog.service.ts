@@ -12,7 +12,6 @@ import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
 import type { TitleRow } from './title-columns';
 import { serializeTitleJson } from './title.serializer';
-import { SingleFlight } from './single-flight';
 import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
@@ -20,15 +19,10 @@ import { TitleRepository, type TypeFamily } from './title.repository';
  * The catalog's answers as JSON text, each with the catalog version its data was read from (for the
  * ETag). Titles, search pages and list pages are kept per catalog version (`CatalogCaches`); a title
  * is serialized once per version and its text reused by every answer that holds it. Requests that
- * miss the same answer at the same time share one read.
+ * miss the same answer at the same time share one read (`VersionedCache.readMissing`).
  */
 @Injectable()
 export class CatalogService {
-  /** Concurrent misses of one answer share one read (`SingleFlight`). */
-  private readonly titleReads = new SingleFlight<{ version: string | null; title: string | null }>();
-  private readonly searchReads = new SingleFlight<Versioned<PageJson>>();
-  private readonly listReads = new SingleFlight<Versioned<PageJson>>();
-
   constructor(
     private readonly titles: TitleRepository,
     private readonly titleSearch: TitleSearchRepository,
@@ -42,18 +36,18 @@ export class CatalogService {
    * may refuse it instead). A cached answer costs the search database nothing, so it is not admitted.
    */
   async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
-    const text = query.search;
-    const key = searchCacheKey(text.key, query);
-    const hit = await this.cached(this.caches.searches, key);
-    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    return this.searchReads.run(key, async () => {
-      const done = await this.admission.admit();
-      try {
-        return await this.readSearch(text, key, query);
-      } finally {
-        done();
-      }
-    });
+    const key = searchCacheKey(query.search.key, query);
+    const { version, value } =
+      (await this.cached(this.caches.searches, key)) ??
+      (await this.caches.searches.readMissing(key, async () => {
+        const done = await this.admission.admit();
+        try {
+          return await this.readSearch(query.search, query);
+        } finally {
+          done();
+        }
+      }));
+    return { version, value: { ...value, page: query.page, perPage: query.limit } };
   }
 
   /**
@@ -61,50 +55,41 @@ export class CatalogService {
    * answer is kept and tagged under that version, or under none when its statements saw different
    * catalogs (an ingest committed between them).
    */
-  private async readSearch(
-    text: SearchQuery,
-    key: string,
-    query: SearchQueryDto,
-  ): Promise<Versioned<PageJson>> {
+  private async readSearch(text: SearchQuery, query: SearchQueryDto): Promise<Versioned<PageItems>> {
     const result = await this.titleSearch.search(
       text,
       { type: query.type, year: query.year },
       pageSlice(query.page, query.limit),
     );
-    return {
-      version: result.version,
-      value: this.page(this.caches.searches, result.version, key, result, query),
-    };
+    return { version: result.version, value: this.pageItems(result.version, result) };
   }
 
   /** A list page from the list cache, or one statement reading the page and its version together. */
   async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<PageJson>> {
     const key = listCacheKey(family, query.page, query.limit);
-    const hit = await this.cached(this.caches.lists, key);
-    if (hit) return { version: hit.version, value: { ...hit.value, page: query.page, perPage: query.limit } };
-    return this.listReads.run(key, async () => {
-      const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
-      return {
-        version: result.version,
-        value: this.page(this.caches.lists, result.version, key, result, query),
-      };
-    });
+    const { version, value } =
+      (await this.cached(this.caches.lists, key)) ??
+      (await this.caches.lists.readMissing(key, async () => {
+        const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
+        return { version: result.version, value: this.pageItems(result.version, result) };
+      }));
+    return { version, value: { ...value, page: query.page, perPage: query.limit } };
   }
 
   /** A title's JSON text from the title cache, or one statement reading the title and its version together. */
   async getByImdbId(imdbId: string): Promise<Versioned<string>> {
-    const hit = await this.cached(this.caches.titles, imdbId);
-    if (hit) return found(hit.version, hit.value);
-    const { version, title } = await this.titleReads.run(imdbId, async () => {
-      const read = await this.titles.findByImdbId(imdbId);
-      const json = read.row ? serializeTitleJson(read.row) : null;
-      this.caches.titles.store(read.version, imdbId, json);
-      return { version: read.version, title: json };
-    });
-    return found(version, title);
+    const { version, value } =
+      (await this.cached(this.caches.titles, imdbId)) ??
+      (await this.caches.titles.readMissing(imdbId, async () => {
+        const read = await this.titles.findByImdbId(imdbId);
+        return { version: read.version, value: read.row ? serializeTitleJson(read.row) : null };
+      }));
+    if (value === null) throw new ApiError('TITLE_NOT_FOUND');
+    return { version, value };
   }
 
   /**
+   * The answer under `key` when `cache` may serve it; a miss is read with the cache's `readMissing`.
    * A cached answer is served only while the newest state reading (at most CATALOG_STATE_MAX_AGE_MS
    * old, read on a timer: no query of the request's own) names the cache's version; a reading of
    * another version empties the cache first.
@@ -116,26 +101,13 @@ export class CatalogService {
     return cache.lookup(key);
   }
 
-  /** A page read under `version`, kept in `cache`; its titles' text taken from the title cache where it holds them. */
-  private page(
-    cache: VersionedCache<PageItems>,
-    version: string | null,
-    key: string,
-    result: { rows: TitleRow[]; total: number },
-    query: PageQueryDto,
-  ): PageJson {
-    const items: PageItems = {
+  /** A page's titles read under `version`, each title's text taken from the title cache where it holds it. */
+  private pageItems(version: string | null, result: { rows: TitleRow[]; total: number }): PageItems {
+    return {
       items: jsonArrayBytes(
         result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
       ),
       total: result.total,
     };
-    cache.store(version, key, items);
-    return { ...items, page: query.page, perPage: query.limit };
   }
-}
-
-function found(version: string | null, title: string | null): Versioned<string> {
-  if (title === null) throw new ApiError('TITLE_NOT_FOUND');
-  return { version, value: title };
 }

@@ -23,6 +23,25 @@ describe('VersionedCache', () => {
     expect(cache.lookup('x')).toBeUndefined();
   });
 
+  it('gives concurrent misses of one key one read, and keeps what it found', async () => {
+    const cache = cacheOf(2);
+    let reads = 0;
+    let finish!: () => void;
+    const read = () =>
+      new Promise<{ version: string; value: string }>((resolve) => {
+        reads++;
+        finish = () => resolve({ version: 'v1', value: value('A') });
+      });
+    const answers = [cache.readMissing('a', read), cache.readMissing('a', read)];
+    expect(reads).toBe(1);
+    finish();
+    expect(await Promise.all(answers)).toEqual([
+      { version: 'v1', value: value('A') },
+      { version: 'v1', value: value('A') },
+    ]);
+    expect(cache.lookup('a')).toEqual({ version: 'v1', value: value('A') });
+  });
+
   it('keeps nothing read without a version, nor of another version than its entries', () => {
     const cache = cacheOf(2);
     cache.store(null, 'a', value('A'));

@@ -1,3 +1,6 @@
+import type { Versioned } from '../common/conditional/versioned';
+import { SingleFlight } from './single-flight';
+
 /** A cached answer and the catalog version it was read from. */
 export interface Cached<V> {
   version: string;
@@ -110,6 +113,7 @@ export class VersionedCache<V> implements BudgetMember {
   private version: string | null = null;
   private readonly entries = new Map<string, Entry<V>>();
   private heldBytes = 0;
+  private readonly reads = new SingleFlight<Versioned<V>>();
 
   /** `floorBytes`: what this cache keeps however much the others sharing `budget` want. */
   constructor(
@@ -161,6 +165,19 @@ export class VersionedCache<V> implements BudgetMember {
   /** The entry, when the cache holds `version`, without touching its recency (for building other answers). */
   peek(version: string | null, key: string): V | undefined {
     return version !== null && version === this.version ? this.entries.get(key)?.value : undefined;
+  }
+
+  /**
+   * What `read` finds for a key the cache cannot answer, kept (`store`) as it finds it. Concurrent
+   * misses of one key share one read (`SingleFlight`): a popular answer after a new catalog costs
+   * one statement, not one per request.
+   */
+  readMissing(key: string, read: () => Promise<Versioned<V>>): Promise<Versioned<V>> {
+    return this.reads.run(key, async () => {
+      const found = await read();
+      this.store(found.version, key, found.value);
+      return found;
+    });
   }
 
   /**
