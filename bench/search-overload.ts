@@ -7,9 +7,10 @@
  *           from the catalog, random page 1–5, so nearly every search misses the cache).
  * The phases run --cycles times in the order alone, beside, beside, alone: the lookups' rate alone
  * drifts within a run (by a third between runs on this shared machine), and this order cancels a
- * steady drift from the ratio. Prints each phase, then the totals per class over the beside phases:
- * rate, statuses, latency p50/p95 of the 200s and of the refusals, whether every refusal carried
- * Retry-After; and the lookups' rate beside the searches over their rate alone (all phases of each kind).
+ * steady drift from the ratio. Prints each phase, then the totals of the alone phases and of the
+ * beside phases, per class: rate (over the phases' nominal length: clients send until it ends),
+ * statuses, latency p50/p95 of the 200s and of the refusals, whether every refusal carried
+ * Retry-After; and the lookups' rate beside the searches over their rate alone.
  * Refused searchers ask again at once (the worst case), or after Retry-After with --honor-retry-after
  * (a wait cut short at the end of its phase).
  *

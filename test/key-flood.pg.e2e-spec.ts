@@ -54,14 +54,21 @@ describe('forged-key floods cost no database statement', () => {
     const proxied = new URL(database.config.url);
     proxied.hostname = '127.0.0.1';
     proxied.port = String(proxy.port);
+    const metricsPort = await freePort();
     server = await ServerProcess.start(await freePort(), {
       DATABASE_URL: proxied.toString(),
-      LOG_LEVEL: 'info',
+      METRICS_PORT: String(metricsPort),
     });
-    // The change feed's first attempt (LISTEN and a self-test notice) may still be under way when
-    // /health first answers; it is the process's own start-up work, not the flood's.
+    // The change feed listens and self-tests (a notice it sends itself) after /health first
+    // answers: that start-up work is the process's own, not the flood's, so the flood waits for it.
     await eventually(
-      async () => /Listening for catalog and key changes|No change feed/.test(server.logs()),
+      async () => {
+        const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then(
+          (res) => res.text(),
+          () => '',
+        );
+        return /^db_change_feed_live 1$/m.test(metrics);
+      },
       10_000,
       20,
     );

@@ -347,5 +347,22 @@ describe('CatalogStateProvider', () => {
       await provider.current();
       expect(repository.read).toHaveBeenCalledTimes(3);
     });
+
+    it("does not let /health's pool read and a feed read join each other", async () => {
+      const feed = new FakeChangeFeed();
+      feed.live = true;
+      const { repository, pending } = controlledRepository();
+      const provider = new CatalogStateProvider(repository, feed);
+      const reads = [provider.fresh(), provider.freshOnPool(), provider.fresh(), provider.freshOnPool()];
+      expect(repository.read.mock.calls).toEqual([[feed], []]);
+      pending[0].resolve(row('v1'));
+      pending[1].resolve(row('v2'));
+      expect((await Promise.all(reads)).map((reading) => reading.state.catalogVersion)).toEqual([
+        'v1',
+        'v2',
+        'v1',
+        'v2',
+      ]);
+    });
   });
 });

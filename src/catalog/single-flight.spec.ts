@@ -53,4 +53,13 @@ describe('SingleFlight', () => {
     fresh.resolve('new');
     expect(await Promise.all([after, joined])).toEqual(['new', 'new']);
   });
+
+  it('turns a read that throws at once into a rejection, and forgets it', async () => {
+    const flights = new SingleFlight<string>();
+    const failing = flights.run('k', () => {
+      throw new Error('bad key');
+    });
+    await expect(failing).rejects.toThrow('bad key');
+    expect(await flights.run('k', async () => 'again')).toBe('again');
+  });
 });

@@ -14,7 +14,7 @@ export class SingleFlight<V> {
   run(key: string, read: () => Promise<V>): Promise<V> {
     const running = this.inFlight.get(key);
     if (running) return running;
-    const started: Promise<V> = read().finally(() => {
+    const started: Promise<V> = invoke(read).finally(() => {
       if (this.inFlight.get(key) === started) this.inFlight.delete(key);
     });
     this.inFlight.set(key, started);
@@ -29,5 +29,14 @@ export class SingleFlight<V> {
   /** Reads running now (for tests and metrics). */
   get size(): number {
     return this.inFlight.size;
+  }
+}
+
+/** The read's promise, or its synchronous throw as a rejection, so every caller sees the same outcome. */
+function invoke<V>(read: () => Promise<V>): Promise<V> {
+  try {
+    return read();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
