@@ -92,7 +92,7 @@ describe('search overload', () => {
     for (const { res, body } of refused) {
       expect(res.status).toBe(500);
       expect(body.error?.code).toBe('INTERNAL_ERROR');
-      // Whole seconds, longer while more searches are refused per search started.
+      // Whole seconds, longer while more clients are searching per search started.
       expect(res.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(OVERLOAD_RETRY_AFTER_SECONDS);
       expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(MAX_OVERLOAD_RETRY_AFTER_SECONDS);

@@ -126,45 +126,106 @@ describe('SearchShare', () => {
   describe('Retry-After of a refusal', () => {
     const retryAfter = (refusal: unknown) =>
       Number((refusal as { headers: Record<string, string> }).headers['Retry-After']);
-    /** `windows` saturated windows, each with `asked` searches arriving and MIN_SEARCHES_PER_WINDOW let start. */
-    const flood = (share: SearchShare, windows: number, asked: number) => {
+    /**
+     * `windows` saturated windows, each with `asked` searches arriving and MIN_SEARCHES_PER_WINDOW let
+     * start; a search started in a window (or from the queue when the next began) has finished by
+     * the next.
+     */
+    const flood = async (share: SearchShare, windows: number, asked: number) => {
       let last: ReturnType<typeof ask> | undefined;
       for (let i = 0; i < windows; i++) {
         now += WINDOW_MS;
         share.endWindow({ utilization: SATURATED, requests: asked + 10 });
+        await settle();
+        last?.done.forEach((finish) => finish?.());
         last = ask(share, asked);
       }
       return last!;
     };
 
-    it('is the seconds of capacity the searches refused lately would take: 1 at first, more under a larger flood, at most the maximum', () => {
+    it('is 1 while the searchers number fewer than the searches a second starts', async () => {
       const share = shareOf();
-      const first = flood(share, 1, 30);
+      const first = await flood(share, 1, 30);
       expect(first.refusals.map(retryAfter)[0]).toBe(OVERLOAD_RETRY_AFTER_SECONDS);
-
-      const moderate = flood(share, 30, 30).refusals.map(retryAfter);
-      const heavy = flood(shareOf(), 30, 300).refusals.map(retryAfter);
-      expect(moderate[0]).toBeGreaterThan(OVERLOAD_RETRY_AFTER_SECONDS);
-      expect(heavy[0]).toBeGreaterThan(moderate[0]);
-      expect(heavy[0]).toBeLessThanOrEqual(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
-      // Refused per started, as running averages over about a second: each window starts the 5 that
-      // waited for it; of its 30, 5 wait for the next and 25 are refused.
-      expect(moderate[0]).toBe((30 - MIN_SEARCHES_PER_WINDOW) / MIN_SEARCHES_PER_WINDOW);
     });
 
-    it('is the maximum while nothing starts, and 1 again once searches are no longer refused', () => {
+    it('brings clients that wait as told back about as fast as searches start: the searchers over the starts a second', async () => {
+      // 200 clients, each searching one request at a time and waiting out Retry-After when refused,
+      // beside enough other requests that a saturated window lets MIN_SEARCHES_PER_WINDOW start
+      // (50 a second). A search lasts one window.
+      const share = shareOf();
+      const clients = 200;
+      const nextAskAt = Array<number>(clients).fill(now);
+      let finishing: SearchDone[] = [];
+      const tally = { started: 0, refused: 0, retryAfters: [] as number[] };
+      let arrived = 0;
+      const windows = 400;
+      const measuredFrom = 200; // the last 20 s
+      for (let window = 0; window < windows; window++) {
+        const measured = window >= measuredFrom;
+        const refusedNow = (client: number, refusal: unknown) => {
+          nextAskAt[client] = now + retryAfter(refusal) * 1000;
+          if (measured) {
+            tally.refused++;
+            tally.retryAfters.push(retryAfter(refusal));
+          }
+        };
+        const startedNow = (client: number, done: SearchDone) => {
+          if (measured) tally.started++;
+          finishing.push(() => {
+            done();
+            nextAskAt[client] = now;
+          });
+        };
+        const finished = finishing;
+        finishing = [];
+        finished.forEach((finish) => finish());
+        share.endWindow({ utilization: SATURATED, requests: arrived + 300 });
+        arrived = 0;
+        for (let client = 0; client < clients; client++) {
+          if (nextAskAt[client] > now) continue;
+          arrived++;
+          nextAskAt[client] = Number.POSITIVE_INFINITY;
+          try {
+            const admitted = share.admit();
+            if (typeof admitted === 'function') startedNow(client, admitted);
+            else
+              admitted.then(
+                (done) => startedNow(client, done),
+                (refusal: unknown) => refusedNow(client, refusal),
+              );
+          } catch (refusal) {
+            refusedNow(client, refusal);
+          }
+        }
+        now += WINDOW_MS;
+        await jest.advanceTimersByTimeAsync(WINDOW_MS);
+      }
+      const seconds = ((windows - measuredFrom) * WINDOW_MS) / 1000;
+      const startedPerSecond = tally.started / seconds;
+      expect(startedPerSecond).toBeCloseTo(MIN_SEARCHES_PER_WINDOW * (1000 / WINDOW_MS), 0);
+      // Retry-After settles at the searchers over the starts a second (200 / 50), so the clients are
+      // refused about once per search started, not twice or more.
+      const sorted = [...tally.retryAfters].sort((a, b) => a - b);
+      expect(sorted[0]).toBeGreaterThanOrEqual(Math.floor(clients / startedPerSecond));
+      expect(sorted.at(-1)).toBeLessThanOrEqual(Math.ceil(clients / startedPerSecond) + 1);
+      expect(tally.refused / seconds).toBeLessThan(1.25 * startedPerSecond);
+    });
+
+    it('is the maximum while nothing starts, and 1 again once no refused client is still waiting', async () => {
       const share = shareOf({ concurrency: 1 });
       const stuck = ask(share, 1);
       expect(stuck.count()).toBe(1);
-      const refusedWhileStuck = flood(share, 20, 30).refusals.map(retryAfter);
+      const refusedWhileStuck = (await flood(share, 20, 30)).refusals.map(retryAfter);
       expect(refusedWhileStuck.at(-1)).toBe(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
 
       const calm = shareOf();
-      flood(calm, 30, 30);
-      for (let i = 0; i < 60; i++) {
+      await flood(calm, 30, 30);
+      // Longer than the longest Retry-After handed out: the refused clients are back (or gone).
+      for (let i = 0; i < 150; i++) {
         now += WINDOW_MS;
         calm.endWindow({ utilization: IDLE, requests: 10 });
-        ask(calm, 5);
+        ask(calm, 5).done.forEach((finish) => finish!());
       }
       now += WINDOW_MS;
       calm.endWindow({ utilization: SATURATED, requests: 200 });

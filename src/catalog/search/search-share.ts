@@ -4,6 +4,7 @@ import {
   overloadRefusalHeaders,
 } from '../../common/access/access-headers';
 import { ApiError } from '../../common/errors/api-error';
+import { AwaitedRetries } from './awaited-retries';
 
 /** The share of a saturated process's work that searches may take while other requests wait. */
 export const SEARCH_SHARE = 0.05;
@@ -37,7 +38,7 @@ export const ALWAYS_SERVED_SEARCHES = 8;
 export const MAX_SEARCH_WAIT_MS = 150;
 /** Searches that may wait at once; more are refused at once. */
 export const MAX_WAITING_SEARCHES = 1_000;
-/** Weight of the newest window in the running averages of searches refused and started (about 1 s). */
+/** Weight of the newest window in the running averages of searches started and searchers (about 1 s). */
 const RATE_WEIGHT = 0.1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
@@ -97,7 +98,8 @@ interface WaitingSearch {
  * exceeds `maxWaitMs`, or `maxWaiting` already wait, it is refused at once. A waiting search not
  * started by `maxWaitMs` is refused then. A refusal is 500 INTERNAL_ERROR with `Retry-After`,
  * flagged as not charged to the monthly quota (see `ApiError.uncharged`) and as expected (not
- * logged one by one).
+ * logged one by one). Its Retry-After is how long the searchers here would take to be started (see
+ * `retryAfterSeconds`).
  */
 export class SearchShare {
   private budget = Number.POSITIVE_INFINITY;
@@ -105,10 +107,13 @@ export class SearchShare {
   private searchesArrived = 0;
   private running = 0;
   private refused = 0;
-  private refusedInWindow = 0;
-  /** Running averages per window (RATE_WEIGHT) of the searches refused and started: Retry-After. */
-  private refusedPerWindow = 0;
+  /** Running average per window (RATE_WEIGHT) of the searches started. */
   private startedPerWindow = 0;
+  /** Running average per window (RATE_WEIGHT) of the searchers known: see `retryAfterSeconds`. */
+  private searchers = 0;
+  private readonly awaitedRetries = new AwaitedRetries(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
+  /** What the refusals of this window tell their clients to wait (set when a window ends). */
+  private retryAfter = OVERLOAD_RETRY_AFTER_SECONDS;
   private averageDurationMs = ASSUMED_SEARCH_DURATION_MS;
   private durationMeasured = false;
   private windowEndsAt: number;
@@ -164,9 +169,9 @@ export class SearchShare {
 
   /** Ends a window: sets the next window's budget and starts the searches it allows. */
   endWindow(load: WindowLoad): void {
-    this.refusedPerWindow += RATE_WEIGHT * (this.refusedInWindow - this.refusedPerWindow);
     this.startedPerWindow += RATE_WEIGHT * (this.started - this.startedPerWindow);
-    this.refusedInWindow = 0;
+    const searchers = this.awaitedRetries.pending(this.clock()) + this.running + this.waiting.length;
+    this.searchers += RATE_WEIGHT * (searchers - this.searchers);
     const others = load.requests - this.searchesArrived;
     this.budget =
       load.utilization >= SATURATED_UTILIZATION && others > 0
@@ -176,6 +181,7 @@ export class SearchShare {
     this.searchesArrived = 0;
     this.windowEndsAt = this.clock() + this.options.windowMs;
     this.startWaiting();
+    this.retryAfter = this.retryAfterSeconds();
   }
 
   /**
@@ -209,23 +215,24 @@ export class SearchShare {
 
   private refuse(): ApiError {
     this.refused++;
-    this.refusedInWindow++;
-    return searchRefused(this.retryAfterSeconds());
+    this.awaitedRetries.add(this.clock(), this.retryAfter);
+    return searchRefused(this.retryAfter);
   }
 
   /**
-   * Retry-After of a refusal: the seconds of search capacity the searches refused lately would take,
-   * i.e. searches refused per second over searches started per second (running averages over about
-   * a second), rounded up, from OVERLOAD_RETRY_AFTER_SECONDS to MAX_OVERLOAD_RETRY_AFTER_SECONDS.
-   * Clients that wait as told then ask again about as often as their searches could be started,
-   * instead of every second: each refusal costs the process about a lookup.
+   * Retry-After of a refusal: the seconds this process would take to start a search for every
+   * searcher it knows of, i.e. the searches in flight plus the refused clients still waiting out
+   * their Retry-After, over the searches started per second (both running averages over about a
+   * second, so clients refused together and due together do not drop out of the count at once);
+   * rounded up, from OVERLOAD_RETRY_AFTER_SECONDS to MAX_OVERLOAD_RETRY_AFTER_SECONDS.
+   * Clients that wait as told then come back about as fast as searches start, so a flood of clients
+   * is refused about once per search served (each refusal costs the process about a lookup).
    */
   private retryAfterSeconds(): number {
-    const refused = this.refusedPerWindow;
-    const started = this.startedPerWindow;
-    if (refused <= started) return OVERLOAD_RETRY_AFTER_SECONDS;
-    // More refused than started: at least 2 s; none started at all: the longest.
-    return Math.min(MAX_OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(refused / started));
+    const startedPerSecond = (this.startedPerWindow * 1000) / this.options.windowMs;
+    if (this.searchers <= startedPerSecond) return OVERLOAD_RETRY_AFTER_SECONDS;
+    if (startedPerSecond === 0) return MAX_OVERLOAD_RETRY_AFTER_SECONDS;
+    return Math.min(MAX_OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(this.searchers / startedPerSecond));
   }
 
   private canStart(): boolean {

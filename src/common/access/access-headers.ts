@@ -21,7 +21,7 @@ export const RATE_LIMIT_HEADERS = {
 
 /**
  * What a request refused under overload (not by a limit) is told to wait, in whole seconds: at least
- * this, and more while the refused demand is larger (see `SearchShare`), up to the maximum.
+ * this, and more while more clients are searching (see `SearchShare`), up to the maximum.
  */
 export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
 export const MAX_OVERLOAD_RETRY_AFTER_SECONDS = 10;
