@@ -88,7 +88,7 @@ const HEADERS = {
   overloadRetryAfter: {
     required: false,
     description:
-      `Seconds (${OVERLOAD_RETRY_AFTER_SECONDS} to ${MAX_OVERLOAD_RETRY_AFTER_SECONDS}, more while more clients are searching): ` +
+      `Seconds (${OVERLOAD_RETRY_AFTER_SECONDS} to ${MAX_OVERLOAD_RETRY_AFTER_SECONDS}, more while more clients are searching per search started): ` +
       'present when the search was refused under overload; it was not charged to the monthly quota',
     schema: { type: 'integer', minimum: 1 },
   },

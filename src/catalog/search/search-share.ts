@@ -3,6 +3,7 @@ import {
   OVERLOAD_RETRY_AFTER_SECONDS,
   overloadRefusalHeaders,
 } from '../../common/access/access-headers';
+import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../common/errors/api-error';
 import { AwaitedRetries } from './awaited-retries';
 
@@ -38,7 +39,10 @@ export const ALWAYS_SERVED_SEARCHES = 8;
 export const MAX_SEARCH_WAIT_MS = 150;
 /** Searches that may wait at once; more are refused at once. */
 export const MAX_WAITING_SEARCHES = 1_000;
-/** Weight of the newest window in the running averages of searches started and searchers (about 1 s). */
+/**
+ * Weight of the newest window in the running averages of searches started, window lengths and
+ * searchers (about 1 s).
+ */
 const RATE_WEIGHT = 0.1;
 /** Weight of the newest duration in the running average of search durations. */
 const DURATION_WEIGHT = 0.2;
@@ -64,6 +68,7 @@ export interface SearchShareOptions {
   windowMs: number;
   maxWaitMs?: number;
   maxWaiting?: number;
+  /** Milliseconds from any fixed origin (default: the monotonic clock, which never jumps). */
   clock?: () => number;
 }
 
@@ -107,8 +112,13 @@ export class SearchShare {
   private searchesArrived = 0;
   private running = 0;
   private refused = 0;
-  /** Running average per window (RATE_WEIGHT) of the searches started. */
+  /**
+   * Running averages per window (RATE_WEIGHT) of the searches started and of the window's measured
+   * length: a timer's windows run long on a saturated process, when Retry-After matters.
+   */
   private startedPerWindow = 0;
+  private windowMsAverage: number;
+  private lastWindowEndedAt: number;
   /** Running average per window (RATE_WEIGHT) of the searchers known: see `retryAfterSeconds`. */
   private searchers = 0;
   private readonly awaitedRetries = new AwaitedRetries(MAX_OVERLOAD_RETRY_AFTER_SECONDS);
@@ -125,8 +135,10 @@ export class SearchShare {
   constructor(private readonly options: SearchShareOptions) {
     this.maxWaitMs = options.maxWaitMs ?? MAX_SEARCH_WAIT_MS;
     this.maxWaiting = options.maxWaiting ?? MAX_WAITING_SEARCHES;
-    this.clock = options.clock ?? Date.now;
+    this.clock = options.clock ?? (() => performance.now());
     this.windowEndsAt = this.clock() + options.windowMs;
+    this.windowMsAverage = options.windowMs;
+    this.lastWindowEndedAt = this.clock();
   }
 
   get waitingCount(): number {
@@ -169,8 +181,11 @@ export class SearchShare {
 
   /** Ends a window: sets the next window's budget and starts the searches it allows. */
   endWindow(load: WindowLoad): void {
+    const now = this.clock();
     this.startedPerWindow += RATE_WEIGHT * (this.started - this.startedPerWindow);
-    const searchers = this.awaitedRetries.pending(this.clock()) + this.running + this.waiting.length;
+    this.windowMsAverage += RATE_WEIGHT * (now - this.lastWindowEndedAt - this.windowMsAverage);
+    this.lastWindowEndedAt = now;
+    const searchers = this.awaitedRetries.pending(now) + this.running + this.waiting.length;
     this.searchers += RATE_WEIGHT * (searchers - this.searchers);
     const others = load.requests - this.searchesArrived;
     this.budget =
@@ -179,7 +194,7 @@ export class SearchShare {
         : Number.POSITIVE_INFINITY;
     this.started = 0;
     this.searchesArrived = 0;
-    this.windowEndsAt = this.clock() + this.options.windowMs;
+    this.windowEndsAt = now + this.options.windowMs;
     this.startWaiting();
     this.retryAfter = this.retryAfterSeconds();
   }
@@ -229,7 +244,7 @@ export class SearchShare {
    * is refused about once per search served (each refusal costs the process about a lookup).
    */
   private retryAfterSeconds(): number {
-    const startedPerSecond = (this.startedPerWindow * 1000) / this.options.windowMs;
+    const startedPerSecond = (this.startedPerWindow * 1000) / Math.max(1, this.windowMsAverage);
     if (this.searchers <= startedPerSecond) return OVERLOAD_RETRY_AFTER_SECONDS;
     if (startedPerSecond === 0) return MAX_OVERLOAD_RETRY_AFTER_SECONDS;
     return Math.min(MAX_OVERLOAD_RETRY_AFTER_SECONDS, Math.ceil(this.searchers / startedPerSecond));
