@@ -143,10 +143,31 @@ describe('SearchShare', () => {
       return last!;
     };
 
-    it('is 1 while the searchers number fewer than the searches a second starts', async () => {
+    it('is 1 while the searchers number fewer than the searches a second starts, more once they outnumber them', async () => {
       const share = shareOf();
       const first = await flood(share, 1, 30);
       expect(first.refusals.map(retryAfter)[0]).toBe(OVERLOAD_RETRY_AFTER_SECONDS);
+
+      // Two seconds of 10 searches a window (100 a second), each running until the next window.
+      let running: SearchDone[] = [];
+      for (let i = 0; i < 20; i++) {
+        now += WINDOW_MS;
+        share.endWindow({ utilization: IDLE, requests: 20 });
+        running.forEach((finish) => finish());
+        running = ask(share, 10).done.map((finish) => finish!);
+      }
+      // A first saturated window of 30: 10 searchers known against about 90 started a second.
+      now += WINDOW_MS;
+      share.endWindow({ utilization: SATURATED, requests: 40 });
+      running.forEach((finish) => finish());
+      const saturated = ask(share, 30);
+      expect(saturated.refusals.length).toBeGreaterThan(0);
+      expect(saturated.refusals.map(retryAfter)).toEqual(
+        Array(saturated.refusals.length).fill(OVERLOAD_RETRY_AFTER_SECONDS),
+      );
+      // Refused clients pile up while 5 start a window: within a second they outnumber the starts.
+      const later = await flood(share, 10, 30);
+      expect(later.refusals.map(retryAfter)[0]).toBeGreaterThan(OVERLOAD_RETRY_AFTER_SECONDS);
     });
 
     it.each([

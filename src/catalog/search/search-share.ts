@@ -1,9 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import {
   MAX_OVERLOAD_RETRY_AFTER_SECONDS,
   OVERLOAD_RETRY_AFTER_SECONDS,
   overloadRefusalHeaders,
 } from '../../common/access/access-headers';
-import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../common/errors/api-error';
 import { AwaitedRetries } from './awaited-retries';
 
