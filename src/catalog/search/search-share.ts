@@ -136,9 +136,9 @@ export class SearchShare {
     this.maxWaitMs = options.maxWaitMs ?? MAX_SEARCH_WAIT_MS;
     this.maxWaiting = options.maxWaiting ?? MAX_WAITING_SEARCHES;
     this.clock = options.clock ?? (() => performance.now());
-    this.windowEndsAt = this.clock() + options.windowMs;
-    this.windowMsAverage = options.windowMs;
     this.lastWindowEndedAt = this.clock();
+    this.windowEndsAt = this.lastWindowEndedAt + options.windowMs;
+    this.windowMsAverage = options.windowMs;
   }
 
   get waitingCount(): number {
@@ -182,11 +182,11 @@ export class SearchShare {
   /** Ends a window: sets the next window's budget and starts the searches it allows. */
   endWindow(load: WindowLoad): void {
     const now = this.clock();
-    this.startedPerWindow += RATE_WEIGHT * (this.started - this.startedPerWindow);
-    this.windowMsAverage += RATE_WEIGHT * (now - this.lastWindowEndedAt - this.windowMsAverage);
+    this.startedPerWindow = runningAverage(this.startedPerWindow, this.started, RATE_WEIGHT);
+    this.windowMsAverage = runningAverage(this.windowMsAverage, now - this.lastWindowEndedAt, RATE_WEIGHT);
     this.lastWindowEndedAt = now;
     const searchers = this.awaitedRetries.pending(now) + this.running + this.waiting.length;
-    this.searchers += RATE_WEIGHT * (searchers - this.searchers);
+    this.searchers = runningAverage(this.searchers, searchers, RATE_WEIGHT);
     const others = load.requests - this.searchesArrived;
     this.budget =
       load.utilization >= SATURATED_UTILIZATION && others > 0
@@ -265,7 +265,7 @@ export class SearchShare {
       this.running--;
       const duration = this.clock() - startedAt;
       this.averageDurationMs = this.durationMeasured
-        ? this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs)
+        ? runningAverage(this.averageDurationMs, duration, DURATION_WEIGHT)
         : duration;
       this.durationMeasured = true;
       this.startWaiting();
@@ -279,6 +279,11 @@ export class SearchShare {
       next.start(this.start());
     }
   }
+}
+
+/** An exponentially weighted running average moved by one new sample of the given weight. */
+function runningAverage(average: number, sample: number, weight: number): number {
+  return average + weight * (sample - average);
 }
 
 /**
