@@ -20,8 +20,11 @@ const FLOOD = 600;
  * arrival, from the estimate of their wait, or when the wait bound runs out. Where the estimate
  * refuses many, the median is an arrival's; on a fast machine, where searches finish in a fraction
  * of a millisecond and the estimate queues nearly all, the few refused are those whose wait ran out
- * (CI once: 584 served, 16 refused at 166 ms median). Every one within the wait bound plus the time
- * this loaded, shared machine takes to answer the rest of the flood in the same process.
+ * (CI once: 584 served, 16 refused at 166 ms median; once, on Node 24, 479 served and 121 refused at
+ * 150–158 ms: searches fast, the event loop busy with the flood, so the queued ones ran out of wait).
+ * So where many are refused, the median is taken past the decision point each had: its arrival, or
+ * the end of the wait bound. Every one within the wait bound plus the time this loaded, shared
+ * machine takes to answer the rest of the flood in the same process.
  */
 const MEDIAN_REFUSAL_WITHIN_MS = 50;
 const REFUSAL_WITHIN_MS = 1_500;
@@ -99,9 +102,15 @@ describe('search overload', () => {
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000000');
     }
     for (const { res } of served) expect(res.headers.get('retry-after')).toBeNull();
-    expect(p(refusalMs, 0.5)).toBeLessThan(
-      refused.length >= FLOOD / 20 ? MEDIAN_REFUSAL_WITHIN_MS : MAX_SEARCH_WAIT_MS + MEDIAN_REFUSAL_WITHIN_MS,
-    );
+    if (refused.length >= FLOOD / 20) {
+      // Many refused: most at a decision point, whichever it was for this machine's speed.
+      const pastDecision = refusalMs
+        .map((ms) => (ms >= MAX_SEARCH_WAIT_MS ? ms - MAX_SEARCH_WAIT_MS : ms))
+        .sort((a, b) => a - b);
+      expect(p(pastDecision, 0.5)).toBeLessThan(MEDIAN_REFUSAL_WITHIN_MS);
+    } else {
+      expect(p(refusalMs, 0.5)).toBeLessThan(MAX_SEARCH_WAIT_MS + MEDIAN_REFUSAL_WITHIN_MS);
+    }
     expect(refusalMs[refusalMs.length - 1]).toBeLessThan(REFUSAL_WITHIN_MS);
 
     // Only the searches served count toward the month (a search refused is given its unit back).
