@@ -15,6 +15,9 @@
  * `--routes lookup,search` loads each checkout on the repeated search `/v1/search?q=love` too (its
  * search cache; bench/bench-routes.ts), in the same rotation: each route is then reported against
  * bare and against the first checkout, and the search against the lookup of the same checkout.
+ * `--floors bare+throttler,bare+guards` runs the bare endpoint behind the framework's own parts of the
+ * pipeline too (bench/admission-server.ts names them), each reported against bare: what Nest and
+ * @nestjs/throttler cost before any of the service's own work.
  * Writes its report to bench/out/ab-lookup-<timestamp>.json and prints it.
  */
 import autocannon from 'autocannon';
@@ -35,6 +38,7 @@ const { values, positionals } = parseArgs({
     connections: { type: 'string', default: '50' },
     'base-port': { type: 'string', default: '4301' },
     routes: { type: 'string', default: 'lookup' },
+    floors: { type: 'string', default: '' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -60,7 +64,10 @@ interface Sample {
   non2xx: number;
 }
 
-function start(label: string, checkout: string, mode: 'full' | 'bare', port: number): Promise<Target> {
+type ServerMode = 'full' | 'bare' | 'bare+throttler' | 'bare+guards';
+const FLOOR_MODES: readonly ServerMode[] = ['bare+throttler', 'bare+guards'];
+
+function start(label: string, checkout: string, mode: ServerMode, port: number): Promise<Target> {
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [mode, String(port)], {
     execPath: values.node,
     execArgv: [],
@@ -88,7 +95,7 @@ function cpuMicros(target: Target): Promise<number> {
 }
 
 async function measure({ target, path }: Run): Promise<Sample> {
-  const url = target.url + (target.key ? path : '/bare');
+  const url = target.url + path;
   const headers: Record<string, string> = target.key ? { authorization: `Bearer ${target.key}` } : {};
   const connections = Number(values.connections);
   await autocannon({ url, connections, duration: Number(values.warmup), headers });
@@ -117,21 +124,28 @@ async function main(): Promise<void> {
   // A run's label: the checkout's for the lookup alone (as before `--routes`), else checkout@route.
   const runLabel = (label: string, route: CachedRoute) =>
     routes.length === 1 && route === 'lookup' ? label : `${label}@${route}`;
+  const floors = values.floors!.split(',').filter(Boolean) as ServerMode[];
+  for (const floor of floors)
+    if (!FLOOR_MODES.includes(floor))
+      throw new Error(`--floors takes ${FLOOR_MODES.join(', ')}; got ${floor}`);
   const basePort = Number(values['base-port']);
-  const targets = [
-    ...(await Promise.all(checkouts.map(({ label, dir }, i) => start(label, dir, 'full', basePort + i)))),
-    await start('bare', checkouts[0].dir, 'bare', basePort + checkouts.length),
+  const servers = [
+    ...checkouts.map(({ label, dir }) => ({ label, dir, mode: 'full' as ServerMode })),
+    ...(['bare', ...floors] as ServerMode[]).map((mode) => ({ label: mode, dir: checkouts[0].dir, mode })),
   ];
-  const runs: Run[] = targets.flatMap((target) =>
-    target.key
+  const targets = await Promise.all(
+    servers.map(({ label, dir, mode }, i) => start(label, dir, mode, basePort + i)),
+  );
+  const runs: Run[] = targets.flatMap((target, i) =>
+    servers[i].mode === 'full'
       ? routes.map((route) => ({ label: runLabel(target.label, route), target, path: paths[route] }))
-      : [{ label: 'bare', target, path: '/bare' }],
+      : [{ label: target.label, target, path: '/bare' }],
   );
   const samples = new Map<string, Sample[]>(runs.map((run) => [run.label, []]));
   const loads: number[] = [];
   try {
     // An answer is cached on its second ask.
-    for (const { target, path } of runs.filter((run) => run.target.key))
+    for (const { target, path } of runs.filter((run) => run.path !== '/bare'))
       await autocannon({
         url: target.url + path,
         connections: 1,
@@ -190,11 +204,12 @@ async function main(): Promise<void> {
         }),
       ),
     ),
-    versusBare: Object.fromEntries(
-      checkouts.flatMap(({ label }) =>
+    versusBare: Object.fromEntries([
+      ...checkouts.flatMap(({ label }) =>
         routes.map((route) => [`${runLabel(label, route)} ÷ bare`, versus(runLabel(label, route), 'bare')]),
       ),
-    ),
+      ...floors.map((floor) => [`${floor} ÷ bare`, versus(floor, 'bare')]),
+    ]),
     /** The issue's repeated search ÷ cached lookup, per checkout (with `--routes lookup,search`). */
     searchVersusLookup: Object.fromEntries(
       routes.includes('lookup') && routes.includes('search')

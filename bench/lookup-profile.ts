@@ -9,7 +9,9 @@
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/lookup-profile.ts --checkout . --node node
  * Only the samples of the measured run count (V8's profile clock and process.hrtime are both the
  * monotonic clock). `--functions-out FILE` writes every function's µs per request, to diff checkouts.
- * `--server bare` profiles the admission bench's bare NestJS endpoint instead, to diff against it.
+ * `--server bare` profiles the admission bench's bare NestJS endpoint instead, to diff against it;
+ * `--server bare+throttler` or `bare+guards`, that endpoint behind the framework's parts of the
+ * pipeline (bench/admission-server.ts).
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
@@ -61,11 +63,13 @@ function area(url: string, name: string): string {
   return 'other';
 }
 
+const SERVERS = ['full', 'bare', 'bare+throttler', 'bare+guards'];
+
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
   const [route] = cachedRoutes(values.route!);
-  if (values.server !== 'full' && values.server !== 'bare') throw new Error('--server is full or bare');
-  const path = values.server === 'bare' ? '/bare' : (await cachedRoutePaths(DATABASE_URL))[route];
+  if (!SERVERS.includes(values.server!)) throw new Error(`--server is one of ${SERVERS.join(', ')}`);
+  const path = values.server === 'full' ? (await cachedRoutePaths(DATABASE_URL))[route] : '/bare';
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
     execPath: values.node,
