@@ -24,4 +24,11 @@ describe('ValidQueryMemo', () => {
     expect(memo.get(PageQueryDto, 'page=1')).toBeDefined();
     expect(memo.get(PageQueryDto, `page=${MAX_REMEMBERED_QUERIES}`)).toBeDefined();
   });
+
+  it('still holds every page of a walk over 2,000 list pages when the walk comes round again', () => {
+    const memo = new ValidQueryMemo();
+    const texts = Array.from({ length: 2_000 }, (_, i) => `page=${i + 1}`);
+    for (const text of texts) memo.remember(PageQueryDto, text, new PageQueryDto());
+    expect(texts.filter((text) => memo.get(PageQueryDto, text) === undefined)).toEqual([]);
+  });
 });
