@@ -5,8 +5,9 @@
  *   limits-overridden  the same app with LimitsGuard overridden through the testing module
  *   bare               a NestJS-on-Express app answering a fixed 1.4 KB JSON body
  *   bare+throttler     bare behind @nestjs/throttler's ThrottlerGuard (global) with the two named
- *                      throttlers of the limit table (minute, month), a storage that counts nothing and
- *                      a `handleRequest` that only asks it (no key hash, no headers)
+ *                      throttlers of the limit table (minute, month), a storage that counts nothing, a
+ *                      `handleRequest` that only asks it (no key hash, no headers), and the service's
+ *                      caching Reflector (`RouteMetadata`)
  *   bare+guards        bare+throttler, and before it a key guard as thin as one can be (route metadata,
  *                      the bearer token looked up in a Map), and the handler taking the request id and
  *                      the request through two custom parameter decorators: the framework's part of the
@@ -24,12 +25,15 @@ import {
   Module,
   createParamDecorator,
 } from '@nestjs/common';
-import { APP_GUARD, Reflector } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
   ThrottlerGuard,
   ThrottlerModule,
+  type ThrottlerModuleOptions,
   type ThrottlerRequest,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
@@ -40,6 +44,8 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../src/app.setup';
 import { ApiKeyService } from '../src/auth/api-key.service';
+import { isPublicRoute } from '../src/common/routing/public-route.decorator';
+import { RouteMetadata, RouteMetadataModule } from '../src/common/routing/route-metadata';
 import { loadConfig } from '../src/config/app-config';
 import { LimitsGuard } from '../src/limits/limits.guard';
 
@@ -123,6 +129,15 @@ const FloorThrottlerModule = ThrottlerModule.forRoot({
  */
 @Injectable()
 class SkeletonThrottlerGuard extends ThrottlerGuard {
+  // The service's caching Reflector, as LimitsGuard has: the floor is the least the guard costs.
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: RouteMetadata,
+  ) {
+    super(options, storage, reflector);
+  }
+
   protected override async handleRequest({
     ttl,
     limit,
@@ -135,22 +150,19 @@ class SkeletonThrottlerGuard extends ThrottlerGuard {
 }
 
 @Module({
-  imports: [FloorThrottlerModule],
+  imports: [FloorThrottlerModule, RouteMetadataModule],
   controllers: [BareController],
   providers: [{ provide: APP_GUARD, useClass: SkeletonThrottlerGuard }],
 })
 class BareThrottlerModule {}
 
-const PUBLIC_ROUTE = 'floor:public';
-
-/** A key guard with no hashing, directory or headers: route metadata and a Map lookup. */
+/** A key guard with no hashing, directory or headers: route metadata (cached) and a Map lookup. */
 @Injectable()
 class FloorKeyGuard implements CanActivate {
   private readonly keys = new Map([[`Bearer ${FLOOR_KEY}`, { id: 1 }]]);
-  constructor(private readonly reflector: Reflector) {}
+  constructor(private readonly reflector: RouteMetadata) {}
   canActivate(context: ExecutionContext): boolean {
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()]))
-      return true;
+    if (isPublicRoute(this.reflector, context)) return true;
     const req = context.switchToHttp().getRequest<Request & { key?: unknown }>();
     req.key = this.keys.get(req.headers.authorization ?? '');
     return req.key !== undefined;
@@ -173,7 +185,7 @@ class BareGuardedController {
 }
 
 @Module({
-  imports: [FloorThrottlerModule],
+  imports: [FloorThrottlerModule, RouteMetadataModule],
   controllers: [BareGuardedController],
   providers: [
     { provide: APP_GUARD, useClass: FloorKeyGuard },
