@@ -27,6 +27,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CachedRoute, cachedRoutePaths, cachedRoutes } from './bench-routes';
+import { FLOOR_MODES, type ServerMode, isModeOf } from './server-modes';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -63,9 +64,6 @@ interface Sample {
   cpuMicrosPerRequest: number;
   non2xx: number;
 }
-
-type ServerMode = 'full' | 'bare' | 'bare+throttler' | 'bare+guards';
-const FLOOR_MODES: readonly ServerMode[] = ['bare+throttler', 'bare+guards'];
 
 function start(label: string, checkout: string, mode: ServerMode, port: number): Promise<Target> {
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [mode, String(port)], {
@@ -124,9 +122,9 @@ async function main(): Promise<void> {
   // A run's label: the checkout's for the lookup alone (as before `--routes`), else checkout@route.
   const runLabel = (label: string, route: CachedRoute) =>
     routes.length === 1 && route === 'lookup' ? label : `${label}@${route}`;
-  const floors = values.floors!.split(',').filter(Boolean) as ServerMode[];
+  const floors = values.floors!.split(',').filter(Boolean);
   for (const floor of floors)
-    if (!FLOOR_MODES.includes(floor))
+    if (!isModeOf(FLOOR_MODES, floor))
       throw new Error(`--floors takes ${FLOOR_MODES.join(', ')}; got ${floor}`);
   const basePort = Number(values['base-port']);
   const servers = [

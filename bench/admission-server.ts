@@ -47,9 +47,10 @@ import { ApiKeyService } from '../src/auth/api-key.service';
 import { isPublicRoute } from '../src/common/routing/public-route.decorator';
 import { RouteMetadata, RouteMetadataModule } from '../src/common/routing/route-metadata';
 import { loadConfig } from '../src/config/app-config';
+import type { ServerMode } from './server-modes';
 import { LimitsGuard } from '../src/limits/limits.guard';
 
-type Mode = 'full' | 'limits-overridden' | 'bare' | 'bare+throttler' | 'bare+guards';
+type Mode = ServerMode;
 
 /** The bearer token the framework-floor servers accept (`bare+guards`). */
 const FLOOR_KEY = 'floor-key';

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cachedRoutePaths, cachedRoutes } from './bench-routes';
+import { FLOOR_MODES, isModeOf } from './server-modes';
 
 const { values } = parseArgs({
   options: {
@@ -63,12 +64,13 @@ function area(url: string, name: string): string {
   return 'other';
 }
 
-const SERVERS = ['full', 'bare', 'bare+throttler', 'bare+guards'];
+/** Every server but `limits-overridden`, which answers the lookup as `full` does. */
+const SERVERS = ['full', 'bare', ...FLOOR_MODES] as const;
 
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
   const [route] = cachedRoutes(values.route!);
-  if (!SERVERS.includes(values.server!)) throw new Error(`--server is one of ${SERVERS.join(', ')}`);
+  if (!isModeOf(SERVERS, values.server!)) throw new Error(`--server is one of ${SERVERS.join(', ')}`);
   const path = values.server === 'full' ? (await cachedRoutePaths(DATABASE_URL))[route] : '/bare';
   const profileDir = mkdtempSync(join(tmpdir(), 'lookup-profile-'));
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
