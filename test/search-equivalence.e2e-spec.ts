@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { RELEVANCE_TIERS, relevanceTierSql } from '../src/catalog/search/relevance';
+import {
+  RANKED_LIST_READS_IN_FLIGHT,
+  type SearchResult,
+} from '../src/catalog/search/title-search.repository';
 import type { SearchFilters } from '../src/catalog/search/search-filters';
 import { TitleSearchRepository } from '../src/catalog/search/title-search.repository';
 import { type SearchQuery, searchQuery, searchTokens } from '../src/catalog/search/search-text';
@@ -150,6 +154,40 @@ describe('search fast paths equal the plain query', () => {
       { numRuns: 150, seed },
     );
 
+  /**
+   * Searches of one precomputed list asked at once share statements: the first
+   * RANKED_LIST_READS_IN_FLIGHT run alone, the rest go together in one more, and each still gets
+   * exactly its own page and total.
+   */
+  const checkConcurrentListSearches = async () => {
+    const filters: SearchFilters[] = [{}, { type: 'movie' }, { year: 2000 }, { type: 'tv_series' }];
+    const asked = WORDS.slice(0, 12).map((word, i) => ({
+      query: searchQuery(word),
+      filters: filters[i % filters.length],
+      slice: { limit: 1 + (i % 5), offset: i % 4 },
+    }));
+    expect(asked.every(({ query }) => query.tokens.length === 1)).toBe(true);
+    const statements = jest.spyOn(t.app.get(SearchDatabase), 'query');
+    let together: SearchResult[];
+    try {
+      together = await Promise.all(
+        asked.map(({ query, filters, slice }) => search.search(query, filters, slice)),
+      );
+      expect(statements).toHaveBeenCalledTimes(RANKED_LIST_READS_IN_FLIGHT + 1);
+    } finally {
+      statements.mockRestore();
+    }
+    for (const [i, { query, filters, slice }] of asked.entries()) {
+      const plain = await search.searchPlain(query, filters, slice);
+      expect({ i, total: together[i].total, ids: together[i].rows.map((row) => row.imdb_id) }).toEqual({
+        i,
+        total: plain.total,
+        ids: plain.rows.map((row) => row.imdb_id),
+      });
+      expect(together[i].version).not.toBeNull();
+    }
+  };
+
   const checkLists = async () => {
     const titles = t.app.get(TitleRepository);
     for (const family of ['movies', 'series'] as const) {
@@ -167,6 +205,7 @@ describe('search fast paths equal the plain query', () => {
     await checkDerivedQueries(catalog(1, 400, 1_000_000));
     await checkQueries(11);
     await checkQueries(13, 3);
+    await checkConcurrentListSearches();
     await checkLists();
   });
 
@@ -179,6 +218,7 @@ describe('search fast paths equal the plain query', () => {
     tiersSeen.clear();
     await checkDerivedQueries([...added, ...kept]);
     await checkQueries(12);
+    await checkConcurrentListSearches();
     await checkLists();
   });
 });

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Slice } from '../../common/envelope';
 import { SearchDatabase } from '../../database/search-database';
-import type { TitleType } from '../title';
+import { BatchedReads } from '../batched-reads';
+import { TITLE_TYPES, type TitleType } from '../title';
 import { type TitleRow, titleSelectSql } from '../title-columns';
 import { relevanceTierSql } from './relevance';
 import type { SearchFilters } from './search-filters';
@@ -52,6 +53,46 @@ function listColumn(type: TitleType | undefined): string {
   return type ?? 'ids';
 }
 
+/** A page of one precomputed list: the list under `key` and `year`, the type's own when `type` is given. */
+interface RankedListPage {
+  key: string;
+  year: number;
+  type: TitleType | null;
+  slice: Slice;
+}
+
+/**
+ * Pages of precomputed lists, any number in one statement (a row per title, in each page's order;
+ * one row of nulls for a page past the end or a list that does not exist), each with its list's
+ * length and the catalog version. $1 … $5: the pages' keys, years, types (null: the whole list),
+ * offsets and limits.
+ */
+const RANKED_LIST_PAGES_SQL = `SELECT wanted.position::int AS wanted_position,
+    coalesce(CASE WHEN wanted.type IS NULL THEN l.total ELSE cardinality(l.list) END, 0)::int AS total,
+    state.catalog_version, ${titleSelectSql('t')}
+  ${STATE_ROW}
+  CROSS JOIN unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[])
+    WITH ORDINALITY AS wanted(key, year, type, skip, take, position)
+  LEFT JOIN LATERAL (
+    SELECT total, CASE wanted.type
+      ${TITLE_TYPES.map((type) => `WHEN '${type}' THEN ${listColumn(type)}`).join(' ')}
+      ELSE ${listColumn(undefined)} END AS list
+    FROM search_lists WHERE key = wanted.key AND year = wanted.year
+  ) l ON true
+  LEFT JOIN LATERAL unnest(l.list[wanted.skip + 1 : wanted.skip + wanted.take]) WITH ORDINALITY AS p(id, pos) ON true
+  LEFT JOIN titles t ON t.id = p.id
+  ORDER BY wanted.position, p.pos`;
+
+/**
+ * Searches that read a precomputed list (most searches: one token, or two frequent ones) share
+ * statements as lookups do (`BatchedReads`): at most RANKED_LIST_READS_IN_FLIGHT statements at once,
+ * the pages asked meanwhile go together in the next, at most RANKED_LIST_READ_BATCH each, none
+ * waiting longer than RANKED_LIST_READ_MAX_WAIT_MS for it.
+ */
+export const RANKED_LIST_READS_IN_FLIGHT = 2;
+export const RANKED_LIST_READ_BATCH = 16;
+export const RANKED_LIST_READ_MAX_WAIT_MS = 20;
+
 /**
  * Titles holding every query token, in relevance order (see `relevance.ts`), then votes, then id.
  *
@@ -66,6 +107,13 @@ function listColumn(type: TitleType | undefined): string {
  */
 @Injectable()
 export class TitleSearchRepository {
+  private readonly rankedListPages = new BatchedReads<RankedListPage, SearchResult>(
+    (pages) => this.readRankedListPages(pages),
+    RANKED_LIST_READS_IN_FLIGHT,
+    RANKED_LIST_READ_BATCH,
+    RANKED_LIST_READ_MAX_WAIT_MS,
+  );
+
   constructor(private readonly db: SearchDatabase) {}
 
   async search(query: SearchQuery, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
@@ -126,22 +174,30 @@ export class TitleSearchRepository {
       : this.rankedList(key, filters, slice);
   }
 
-  /** A precomputed list: the page is a slice of it, the total its length. One round trip. */
-  private async rankedList(key: string, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
-    const column = listColumn(filters.type);
-    const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
-      `SELECT coalesce(${filters.type === undefined ? 'l.total' : 'cardinality(l.list)'}, 0)::int AS total,
-              state.catalog_version, ${titleSelectSql('t')}
-       ${STATE_ROW}
-       LEFT JOIN LATERAL (
-         SELECT total, ${column} AS list FROM search_lists WHERE key = $1 AND year = $2
-       ) l ON true
-       LEFT JOIN LATERAL unnest(l.list[$3::int + 1 : $3::int + $4::int]) WITH ORDINALITY AS p(id, pos) ON true
-       LEFT JOIN titles t ON t.id = p.id
-       ORDER BY p.pos`,
-      [key, filters.year ?? ANY_YEAR, slice.offset, slice.limit],
+  /** A precomputed list: the page is a slice of it, the total its length. One statement, maybe shared. */
+  private rankedList(key: string, filters: SearchFilters, slice: Slice): Promise<SearchResult> {
+    return this.rankedListPages.read({
+      key,
+      year: filters.year ?? ANY_YEAR,
+      type: filters.type ?? null,
+      slice,
+    });
+  }
+
+  private async readRankedListPages(pages: RankedListPage[]): Promise<SearchResult[]> {
+    const rows = await this.db.query<TitleRow & PageRowExtras & { wanted_position: number }>(
+      RANKED_LIST_PAGES_SQL,
+      [
+        pages.map((page) => page.key),
+        pages.map((page) => page.year),
+        pages.map((page) => page.type),
+        pages.map((page) => page.slice.offset),
+        pages.map((page) => page.slice.limit),
+      ],
     );
-    return pageOf(rows);
+    const rowsByPage = pages.map((): Array<TitleRow & PageRowExtras> => []);
+    for (const row of rows) rowsByPage[row.wanted_position - 1]?.push(row);
+    return rowsByPage.map(pageOf);
   }
 
   /** The sizes of the whole-catalog lists of the tokens and their pairs, and the pair threshold. */
@@ -216,7 +272,7 @@ export class TitleSearchRepository {
     order: (prefix: string) => string,
     params: unknown[],
   ): Promise<SearchResult> {
-    const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
+    const rows = await this.db.query<TitleRow & PageRowExtras>(
       `${matchesCte}
        SELECT (SELECT count(*) FROM matches)::int AS total, state.catalog_version, ${titleSelectSql('t')}
        ${STATE_ROW}
@@ -229,8 +285,14 @@ export class TitleSearchRepository {
   }
 }
 
+/** What a page statement's rows carry besides the title: the match count and the catalog version. */
+interface PageRowExtras {
+  total: number;
+  catalog_version: string | null;
+}
+
 /** A page statement's rows (one row of nulls when the page is empty) as a result with its version. */
-function pageOf(rows: Array<TitleRow & { total: number; catalog_version: string | null }>): SearchResult {
+function pageOf(rows: Array<TitleRow & PageRowExtras>): SearchResult {
   return {
     rows: rows.filter((row) => row.id !== null),
     total: rows[0]?.total ?? 0,
