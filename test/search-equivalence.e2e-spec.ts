@@ -157,14 +157,16 @@ describe('search fast paths equal the plain query', () => {
   /**
    * Searches of one precomputed list asked at once share statements: the first
    * RANKED_LIST_READS_IN_FLIGHT run alone, the rest go together in one more, and each still gets
-   * exactly its own page and total.
+   * exactly its own page and total, empty pages among them.
    */
   const checkConcurrentListSearches = async () => {
     const filters: SearchFilters[] = [{}, { type: 'movie' }, { year: 2000 }, { type: 'tv_series' }];
-    const asked = WORDS.slice(0, 12).map((word, i) => ({
+    // A word no title holds, and a page past the end of its list: each is one row of nulls.
+    const words = [...WORDS.slice(0, 10), 'nomatch', 'man'];
+    const asked = words.map((word, i) => ({
       query: searchQuery(word),
       filters: filters[i % filters.length],
-      slice: { limit: 1 + (i % 5), offset: i % 4 },
+      slice: { limit: 1 + (i % 5), offset: i === words.length - 1 ? 10_000 : i % 4 },
     }));
     expect(asked.every(({ query }) => query.tokens.length === 1)).toBe(true);
     const statements = jest.spyOn(t.app.get(SearchDatabase), 'query');
