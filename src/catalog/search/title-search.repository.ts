@@ -86,8 +86,9 @@ const RANKED_LIST_PAGES_SQL = `SELECT wanted.position::int AS wanted_position,
 /**
  * Searches that read a precomputed list (most searches: one token, or two frequent ones) share
  * statements as lookups do (`BatchedReads`): at most RANKED_LIST_READS_IN_FLIGHT statements at once,
- * the pages asked meanwhile go together in the next, at most RANKED_LIST_READ_BATCH each, none
- * waiting longer than RANKED_LIST_READ_MAX_WAIT_MS for it.
+ * the pages asked meanwhile go together in the next, at most RANKED_LIST_READ_BATCH each; while
+ * pages wait, a timer starts the next batch every RANKED_LIST_READ_MAX_WAIT_MS whether or not a
+ * statement finished (with the default search pool of 4, at most two pages wait).
  */
 export const RANKED_LIST_READS_IN_FLIGHT = 2;
 export const RANKED_LIST_READ_BATCH = 16;
