@@ -1,17 +1,15 @@
-import { Controller, Get, Param, UseFilters } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
 import { itemEnvelopeJson, pageEnvelopeBytes } from '../common/envelope';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
-import { UnchargedRefusalFilter } from '../limits/uncharged-refusal.filter';
 import { CatalogService } from './catalog.service';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
 import {
   ApiErrorResponses,
-  ApiSearchOverloadRefusal,
   ApiOkEnvelope,
   ApiRequestIdHeader,
   METERED_ROUTE_ERRORS,
@@ -32,8 +30,6 @@ export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Get('search')
-  // Only here: a search refused under overload gets its month back (the filter runs on errors only).
-  @UseFilters(UnchargedRefusalFilter)
   @ApiOperation({
     summary: 'Full-text search by title, ordered by relevance, then votes, then id',
     description:
@@ -46,7 +42,6 @@ export class CatalogController {
     conditional: true,
     links: TITLE_PAGE_LINKS,
   })
-  @ApiSearchOverloadRefusal()
   async search(
     @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
     @RequestId() requestId: string,

@@ -233,25 +233,6 @@ describe('AllowanceStorage', () => {
     expect(await storage.standing('minute:k1', 'minute')).toMatchObject({ used: 191 });
   });
 
-  it('gives a refunded unit back to the window: counted as unused, spent again, never beyond what was spent', async () => {
-    expect(await accepted(3, 3, 'month')).toBe(3);
-    storage.refund('month:k1');
-    expect(await storage.standing('month:k1', 'month')).toMatchObject({ used: 2 });
-    expect(storage.localStanding('month:k1')).toMatchObject({ used: 2 });
-    // The unit is spent again by the next request; the limit still holds.
-    expect(await accepted(5, 3, 'month')).toBe(1);
-    expect(month.reserved('month:k1')).toBe(3);
-    // More refunds than units spent give back only what was spent.
-    for (let i = 0; i < 5; i++) storage.refund('month:k1');
-    expect(await accepted(5, 3, 'month')).toBe(3);
-    // Nothing to give back for a counter with nothing spent, or after its window has ended.
-    storage.refund('month:k2');
-    expect(storage.localStanding('month:k2')).toBeNull();
-    now += 1e9;
-    storage.refund('month:k1');
-    expect(storage.localStanding('month:k1')).toBeNull();
-  });
-
   it('refuses to count for a throttler it has no store for', async () => {
     await expect(storage.increment('day:k1', 1, 1, 1, 'day')).rejects.toThrow('"day"');
   });

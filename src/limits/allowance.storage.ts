@@ -98,20 +98,6 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
   }
 
   /**
-   * Gives one spent unit back to this replica's block of the counter's open window, without I/O: a
-   * request refused before it was served (`UnchargedRefusalFilter`). The next request spends it,
-   * or it goes back to the shared store with the rest of an idle block. Nothing is given back when no
-   * unit of the open window is spent here (the window has ended or started over since), so a replica
-   * never holds more than it reserved.
-   */
-  refund(key: string): void {
-    const allowance = this.allowances.get(key);
-    if (!allowance || allowance.spent <= 0 || allowance.endsAt <= this.clock()) return;
-    allowance.spent--;
-    allowance.available++;
-  }
-
-  /**
    * A counter's open window as this replica knows it, without I/O: what was reserved by every
    * replica at its last reservation, minus what it still holds. Null when it knows of no window.
    */

@@ -40,7 +40,7 @@ describe('reservationSize', () => {
     expect(reservationSize(spending(64, 17))).toBe(64 * growth);
   });
 
-  it('asks for what is waiting when nothing was spent since the last block (refunds)', () => {
+  it('asks for what is waiting when nothing was spent since the last block', () => {
     expect(reservationSize({ ...spending(0, 0), waiting: 3 })).toBe(3);
     expect(reservationSize(spending(-2, 100))).toBe(1);
   });

@@ -13,7 +13,6 @@ import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
 import { isQuotaFreeRoute } from './quota-free.decorator';
-import { UnchargedRefusalFilter } from './uncharged-refusal.filter';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
@@ -87,8 +86,7 @@ function throttlerOptions(
     }),
   ],
   controllers: [UsageController],
-  providers: [LimitsGuard, UnchargedRefusalFilter, UsageService],
-  // The filter is route-scoped (the search route): modules that use it get its storage too.
-  exports: [LimitsGuard, UnchargedRefusalFilter, AllowanceModule],
+  providers: [LimitsGuard, UsageService],
+  exports: [LimitsGuard, AllowanceModule],
 })
 export class LimitsModule {}

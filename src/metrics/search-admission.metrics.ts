@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { SearchAdmission } from '../catalog/search/search-admission';
 
-/** The searches the search admission runs and holds waiting, read at scrape time. */
+/** The searches the search admission runs, holds waiting and has refused, read at scrape time. */
 @Injectable()
 export class SearchAdmissionMetrics {
   constructor(registry: Registry, admission: SearchAdmission) {
@@ -15,11 +15,16 @@ export class SearchAdmissionMetrics {
           this.set(read());
         },
       });
-    gauge('search_running', 'Searches running', () => admission.running);
-    gauge(
-      'search_waiting',
-      'Searches waiting for their turn (at most 150 ms when 8 or more are in flight)',
-      () => admission.waiting,
-    );
+    gauge('search_running', 'Searches running', () => admission.runningCount);
+    gauge('search_waiting', 'Searches waiting for their turn', () => admission.waitingCount);
+    new Counter({
+      name: 'search_refused_total',
+      help: 'Searches refused because this replica could not start them in time (500 INTERNAL_ERROR)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(admission.refusedCount);
+      },
+    });
   }
 }

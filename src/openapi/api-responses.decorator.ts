@@ -8,8 +8,6 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
-  MAX_OVERLOAD_RETRY_AFTER_SECONDS,
-  OVERLOAD_RETRY_AFTER_SECONDS,
   PRIVATE_ANSWER_HEADERS,
   RATE_LIMIT_FIELDS,
   RATE_LIMIT_HEADERS,
@@ -85,13 +83,6 @@ const HEADERS = {
         : '. Absent when the catalog version is not known (none ingested, or one committed meanwhile)'),
     schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{27}"$' },
   }),
-  overloadRetryAfter: {
-    required: false,
-    description:
-      `Seconds (${OVERLOAD_RETRY_AFTER_SECONDS} to ${MAX_OVERLOAD_RETRY_AFTER_SECONDS}, more while more clients are searching per search started): ` +
-      'present when the search was refused under overload; it was not charged to the monthly quota',
-    schema: { type: 'integer', minimum: 1 },
-  },
   retryAfter: {
     required: true,
     description: 'Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota',
@@ -193,16 +184,6 @@ export function ApiErrorResponses(access: RouteAccess, ...codes: ErrorCode[]) {
     ApiExtraModels(ErrorEnvelopeDto),
     ...[...byStatus].map(([status, statusCodes]) => errorResponse(access, status, statusCodes)),
   );
-}
-
-/**
- * The 500 of search, which may be a refusal under overload: the metered 500 (declared for the
- * class) with an optional Retry-After.
- */
-export function ApiSearchOverloadRefusal() {
-  return errorResponse('metered', 500, ['INTERNAL_ERROR'], {
-    [RATE_LIMIT_HEADERS.retryAfter]: HEADERS.overloadRetryAfter,
-  });
 }
 
 function errorResponse(

@@ -1,75 +1,141 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import { type EventLoopUtilization, performance } from 'node:perf_hooks';
-import { SearchDatabase } from '../../database/search-database';
-import { type SearchDone, SearchShare } from './search-share';
+import { Logger } from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { ApiError } from '../../common/errors/api-error';
 
-/** The window over which the process's load is measured. */
-export const LOAD_WINDOW_MS = 100;
-/** At most one warning per this long counts the searches refused under overload. */
+/** A search that could not start within this long of its arrival is refused on arrival. */
+export const MAX_SEARCH_START_MS = 1_000;
+/**
+ * A search admitted on an estimate that proved wrong (the database slowed down after it arrived) is
+ * refused once it has waited this many times the start bound, not after every slow search ahead of it.
+ */
+export const MAX_WAIT_IN_START_BOUNDS = 2;
+/** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
+export const ASSUMED_SEARCH_DURATION_MS = 10;
+/** Weight of the newest duration in the running average of search durations. */
+const DURATION_WEIGHT = 0.2;
+/** At most one warning per this long counts the searches refused. */
 export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
+export interface SearchAdmissionOptions {
+  /** Searches that may run at once (the search database's own concurrency); more wait their turn. */
+  concurrency: number;
+  maxStartMs?: number;
+  /** Milliseconds from any fixed origin (default: the monotonic clock). */
+  clock?: () => number;
+}
+
+/** Called once when an admitted search has finished, whatever its outcome. */
+export type SearchDone = () => void;
+
+interface WaitingSearch {
+  arrivedAt: number;
+  start: (done: SearchDone) => void;
+  refuse: (refusal: ApiError) => void;
+}
+
 /**
- * Feeds `SearchShare` with this process's load: the requests its HTTP server received and its
- * event-loop utilization, every LOAD_WINDOW_MS. Searches run at most as many at once as the search
- * database runs statements. Refusals are logged as one warning with their count, at most every
- * REFUSAL_LOG_INTERVAL_MS.
+ * Searches that read the database, admitted by one rule (docs/search.md, "Search admission"):
+ * at most `concurrency` run at once and the rest wait in arrival order; a search that cannot start
+ * at once is refused on arrival when its place in the queue could not start within `maxStartMs`:
+ * the searches that must finish first × the running average duration / `concurrency`. A refusal is
+ * 500 INTERNAL_ERROR, counted like every request; it is expected, so it is logged as a count.
  */
-@Injectable()
-export class SearchAdmission implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');
-  private readonly share: SearchShare;
-  private lastRefusalLog = 0;
-  private requests = 0;
-  private since: EventLoopUtilization = performance.eventLoopUtilization();
-  private timer: NodeJS.Timeout | undefined;
-  private readonly countRequest = () => {
-    this.requests++;
-  };
+  private readonly concurrency: number;
+  private readonly maxStartMs: number;
+  private readonly maxWaitMs: number;
+  private readonly clock: () => number;
+  private running = 0;
+  private readonly waiting: WaitingSearch[] = [];
+  private averageDurationMs = ASSUMED_SEARCH_DURATION_MS;
+  private durationMeasured = false;
+  private refusedSinceLog = 0;
+  private lastLogAt = Number.NEGATIVE_INFINITY;
+  private refusedTotal = 0;
 
-  constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    searchDatabase: SearchDatabase,
-  ) {
-    this.share = new SearchShare({ concurrency: searchDatabase.concurrency, windowMs: LOAD_WINDOW_MS });
+  constructor(options: SearchAdmissionOptions) {
+    this.concurrency = options.concurrency;
+    this.maxStartMs = options.maxStartMs ?? MAX_SEARCH_START_MS;
+    this.maxWaitMs = MAX_WAIT_IN_START_BOUNDS * this.maxStartMs;
+    this.clock = options.clock ?? (() => performance.now());
   }
 
-  onApplicationBootstrap(): void {
-    this.adapterHost.httpAdapter?.getHttpServer()?.on('request', this.countRequest);
-    this.timer = setInterval(() => this.endWindow(), LOAD_WINDOW_MS).unref();
+  get runningCount(): number {
+    return this.running;
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
-    this.adapterHost.httpAdapter?.getHttpServer()?.off('request', this.countRequest);
+  get waitingCount(): number {
+    return this.waiting.length;
   }
 
-  get running(): number {
-    return this.share.runningCount;
+  /** Searches refused since the process started (for /metrics). */
+  get refusedCount(): number {
+    return this.refusedTotal;
   }
 
-  get waiting(): number {
-    return this.share.waitingCount;
-  }
-
-  /** Resolves when a search may start, to what to call when it has finished (see `SearchShare`). */
+  /**
+   * The search may start when this returns (or its promise resolves): call the `SearchDone` it gives
+   * when the search has finished. Throws (or, rarely, rejects with) the refusal.
+   */
   admit(): Promise<SearchDone> | SearchDone {
-    return this.share.admit();
+    this.refuseOverdue();
+    if (this.waiting.length === 0 && this.running < this.concurrency) return this.start();
+    if (this.estimatedStartMs() > this.maxStartMs) throw this.refusal();
+    return new Promise<SearchDone>((start, refuse) =>
+      this.waiting.push({ arrivedAt: this.clock(), start, refuse }),
+    );
   }
 
-  private endWindow(): void {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, this.since);
-    this.since = now;
-    this.share.endWindow({ utilization, requests: this.requests });
-    this.requests = 0;
-    const at = Date.now();
-    if (at - this.lastRefusalLog >= REFUSAL_LOG_INTERVAL_MS) {
-      const refused = this.share.takeRefusedCount();
-      if (refused > 0) {
-        this.lastRefusalLog = at;
-        this.logger.warn({ refused }, 'Searches refused under overload (500 with Retry-After)');
+  /** How long a search arriving now would wait for a free slot. */
+  private estimatedStartMs(): number {
+    const mustFinish = this.running + this.waiting.length - this.concurrency + 1;
+    return (mustFinish * this.averageDurationMs) / this.concurrency;
+  }
+
+  private start(): SearchDone {
+    this.running++;
+    const startedAt = this.clock();
+    let finished = false;
+    return () => {
+      if (finished) return;
+      finished = true;
+      this.running--;
+      const duration = this.clock() - startedAt;
+      this.averageDurationMs = this.durationMeasured
+        ? this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs)
+        : duration;
+      this.durationMeasured = true;
+      this.refuseOverdue();
+      while (this.waiting.length > 0 && this.running < this.concurrency) {
+        this.waiting.shift()!.start(this.start());
       }
+    };
+  }
+
+  /** Refuses the searches that have waited `maxWaitMs` (the oldest are first in the queue). */
+  private refuseOverdue(): void {
+    const now = this.clock();
+    while (this.waiting.length > 0 && now - this.waiting[0].arrivedAt >= this.maxWaitMs) {
+      this.waiting.shift()!.refuse(this.refusal());
     }
+  }
+
+  private refusal(): ApiError {
+    this.refusedTotal++;
+    this.refusedSinceLog++;
+    const now = this.clock();
+    if (now - this.lastLogAt >= REFUSAL_LOG_INTERVAL_MS) {
+      this.logger.warn(
+        { refused: this.refusedSinceLog },
+        'Searches refused: the replica could not start them in time',
+      );
+      this.refusedSinceLog = 0;
+      this.lastLogAt = now;
+    }
+    return ApiError.expected(
+      'INTERNAL_ERROR',
+      'Too many searches are waiting on this server; try again shortly.',
+    );
   }
 }

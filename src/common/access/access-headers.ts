@@ -19,18 +19,6 @@ export const RATE_LIMIT_HEADERS = {
   retryAfter: 'Retry-After',
 } as const;
 
-/**
- * What a request refused under overload (not by a limit) is told to wait, in whole seconds: at least
- * this, and more while more clients are searching (see `SearchShare`), up to the maximum.
- */
-export const OVERLOAD_RETRY_AFTER_SECONDS = 1;
-export const MAX_OVERLOAD_RETRY_AFTER_SECONDS = 10;
-
-/** A refusal under overload: ask again after Retry-After. */
-export function overloadRefusalHeaders(seconds = OVERLOAD_RETRY_AFTER_SECONDS): Record<string, string> {
-  return { [RATE_LIMIT_HEADERS.retryAfter]: String(seconds) };
-}
-
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers), one item per limit. */
 export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
 

@@ -7,11 +7,6 @@ import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 export class ApiError extends Error {
   /** Whether the service answers this on purpose in a state it expects (not logged as a failure). */
   expected = false;
-  /**
-   * Whether the request was refused before the service did its work (an overloaded search): its
-   * unit of the key's monthly quota is given back (`UnchargedRefusalFilter`). Its minute stays counted.
-   */
-  uncharged = false;
 
   constructor(
     readonly code: ErrorCode,
@@ -24,21 +19,11 @@ export class ApiError extends Error {
 
   /**
    * An answer the service gives on purpose, in a state that has its own log line: /health's 500
-   * during the drain (the drain logs its start and end). The filter does not log it as a failure.
+   * during the drain (the drain logs its start and end), a search refused under overload (counted by
+   * `SearchAdmission`). The filter does not log it as a failure.
    */
   static expected(code: ErrorCode, message?: string): ApiError {
     const error = new ApiError(code, message);
-    error.expected = true;
-    return error;
-  }
-
-  /**
-   * A refusal of a request the service did not serve (see `uncharged`), with headers such as
-   * Retry-After. Expected: the refusing component logs a count instead of one line per refusal.
-   */
-  static uncharged(code: ErrorCode, message: string, headers: Readonly<Record<string, string>>): ApiError {
-    const error = new ApiError(code, message, headers);
-    error.uncharged = true;
     error.expected = true;
     return error;
   }

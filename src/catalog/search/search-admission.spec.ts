@@ -1,0 +1,137 @@
+import {
+  ASSUMED_SEARCH_DURATION_MS,
+  MAX_SEARCH_START_MS,
+  MAX_WAIT_IN_START_BOUNDS,
+  SearchAdmission,
+  type SearchDone,
+} from './search-admission';
+
+/** Asks `count` searches; per search, whether it has started, its refusal, and how to finish it. */
+function ask(admission: SearchAdmission, count: number) {
+  const started: boolean[] = [];
+  const done: Array<SearchDone | undefined> = [];
+  const refusals: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    let admitted: Promise<SearchDone> | SearchDone;
+    try {
+      admitted = admission.admit();
+    } catch (error) {
+      refusals.push(error);
+      started.push(false);
+      continue;
+    }
+    if (typeof admitted === 'function') {
+      started.push(true);
+      done.push(admitted);
+    } else {
+      started.push(false);
+      admitted.then(
+        (finish) => {
+          started[i] = true;
+          done[i] = finish;
+        },
+        (error: unknown) => refusals.push(error),
+      );
+    }
+  }
+  return { started, done, refusals, count: () => started.filter(Boolean).length };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A refusal: the contract's 500, with no header of its own, not logged one by one. */
+const REFUSAL = expect.objectContaining({ code: 'INTERNAL_ERROR', expected: true, headers: {} });
+
+describe('SearchAdmission', () => {
+  let now: number;
+  const admissionOf = (concurrency: number) => new SearchAdmission({ concurrency, clock: () => now });
+  /** Finishes one search that took `ms`, so the running average has a measured duration. */
+  const measure = async (admission: SearchAdmission, ms: number) => {
+    const done = admission.admit() as SearchDone;
+    now += ms;
+    done();
+    await settle();
+  };
+
+  beforeEach(() => {
+    now = 1_000_000;
+  });
+
+  it('runs at most `concurrency` searches at once and starts the waiting ones in arrival order', async () => {
+    const admission = admissionOf(2);
+    const searches = ask(admission, 5);
+    await settle();
+    expect(searches.started).toEqual([true, true, false, false, false]);
+    expect([admission.runningCount, admission.waitingCount]).toEqual([2, 3]);
+
+    searches.done[1]!();
+    await settle();
+    expect(searches.started).toEqual([true, true, true, false, false]);
+    // Finishing twice frees one slot only.
+    searches.done[1]!();
+    await settle();
+    expect(searches.count()).toBe(3);
+    searches.done[0]!();
+    searches.done[2]!();
+    await settle();
+    expect(searches.count()).toBe(5);
+    expect(searches.refusals).toEqual([]);
+  });
+
+  it('serves a burst that can start within the bound: 64 at once on 4 connections', async () => {
+    const admission = admissionOf(4);
+    await measure(admission, 40);
+    // 60 must finish before the last starts: 60 × 40 ms / 4 = 600 ms.
+    const burst = ask(admission, 64);
+    expect(burst.refusals).toEqual([]);
+    // They start in arrival order as the ones before them finish: one every 10 ms on 4 connections.
+    for (let next = 0; next < 64; next++) {
+      await settle();
+      now += 10;
+      burst.done[next]!();
+    }
+    await settle();
+    expect(burst.count()).toBe(64);
+    expect(burst.refusals).toEqual([]);
+  });
+
+  it('refuses on arrival, at once, the search whose turn could not come within the bound', async () => {
+    const admission = admissionOf(2);
+    await measure(admission, 100);
+    // The k-th search beyond the two running waits for k slots: k × 100 ms / 2; 20 fit in 1 s.
+    const fit = (MAX_SEARCH_START_MS * 2) / 100;
+    const searches = ask(admission, 2 + fit + 3);
+    expect(searches.count()).toBe(2);
+    expect(admission.waitingCount).toBe(fit);
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL, REFUSAL]);
+    expect(admission.refusedCount).toBe(3);
+
+    // A slot freed: the next arrival fits again.
+    searches.done[0]!();
+    await settle();
+    expect(ask(admission, 1).refusals).toEqual([]);
+  });
+
+  it('assumes a short duration until one is measured, so a fresh replica serves a burst', () => {
+    const admission = admissionOf(4);
+    // 4 start at once; then those whose turn comes within the bound on the assumed duration.
+    const fit = 4 + Math.floor((MAX_SEARCH_START_MS * 4) / ASSUMED_SEARCH_DURATION_MS);
+    expect(fit).toBeGreaterThan(64);
+    expect(ask(admission, fit).refusals).toEqual([]);
+    expect(ask(admission, 1).refusals).toEqual([REFUSAL]);
+  });
+
+  it('refuses a search admitted on an estimate that proved wrong once it has waited twice the bound', async () => {
+    const admission = admissionOf(1);
+    await measure(admission, 10);
+    const searches = ask(admission, 3);
+    expect(searches.count()).toBe(1);
+    // The database stalls: the running search takes far longer than the average said.
+    now += MAX_WAIT_IN_START_BOUNDS * MAX_SEARCH_START_MS;
+    searches.done[0]!();
+    await settle();
+    expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
+    expect(admission.waitingCount).toBe(0);
+    expect(admission.runningCount).toBe(0);
+  });
+});
