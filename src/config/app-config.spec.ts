@@ -17,6 +17,7 @@ describe('loadConfig', () => {
         maxConnections: 4_096,
       },
       metricsPort: null,
+      healthPort: null,
       cacheBudgetBytes: 64 * 1024 * 1024,
       trustProxy: false,
       tls: null,
@@ -174,6 +175,26 @@ describe('loadConfig: METRICS_PORT', () => {
   it('refuses the public port', () => {
     expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow('METRICS_PORT must differ from PORT');
     expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(ConfigError);
+  });
+});
+describe('loadConfig: HEALTH_PORT', () => {
+  it('is off unless set', () => {
+    expect(loadConfig({}).healthPort).toBeNull();
+    expect(loadConfig({ HEALTH_PORT: '' }).healthPort).toBeNull();
+    expect(loadConfig({ HEALTH_PORT: '8081' }).healthPort).toBe(8081);
+  });
+
+  it.each(['0', '65536', 'x'])('refuses %j with one line naming HEALTH_PORT', (value) => {
+    expect(() => loadConfig({ HEALTH_PORT: value })).toThrow(
+      /^Invalid configuration: HEALTH_PORT must be an integer from 1 to 65535$/,
+    );
+  });
+
+  it('refuses the API port or the metrics port', () => {
+    expect(() => loadConfig({ HEALTH_PORT: '3000' })).toThrow('HEALTH_PORT must differ from PORT');
+    expect(() => loadConfig({ METRICS_PORT: '9464', HEALTH_PORT: '9464' })).toThrow(
+      'HEALTH_PORT must differ from METRICS_PORT',
+    );
   });
 });
 

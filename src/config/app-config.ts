@@ -52,6 +52,8 @@ export interface AppConfig {
   server: ServerConfig;
   /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
   metricsPort: number | null;
+  /** Port of the separate listener for health probes (`/health` only); null (unset): none. */
+  healthPort: number | null;
   /** Bytes the in-memory caches of titles, searches and list pages may hold together (CACHE_BUDGET_MB). */
   cacheBudgetBytes: number;
   /**
@@ -231,6 +233,9 @@ class EnvironmentVariables {
   @IntegerVariable('METRICS_PORT', 1, 65_535, { emptyIsUnset: true })
   METRICS_PORT?: number;
 
+  @IntegerVariable('HEALTH_PORT', 1, 65_535, { emptyIsUnset: true })
+  HEALTH_PORT?: number;
+
   @IntegerVariable('CACHE_BUDGET_MB', 0, 16_384)
   CACHE_BUDGET_MB?: number;
   @IsOptional()
@@ -299,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxConnections: vars.MAX_CONNECTIONS ?? 4_096,
     },
     metricsPort: metricsPort(vars),
+    healthPort: healthPort(vars),
     cacheBudgetBytes: (vars.CACHE_BUDGET_MB ?? DEFAULT_CACHE_BUDGET_MB) * 1024 * 1024,
     trustProxy: trustProxy(vars.TRUST_PROXY),
     tls: tlsFiles(vars),
@@ -328,6 +334,18 @@ function metricsPort(vars: EnvironmentVariables): number | null {
     throw new ConfigError('Invalid configuration: METRICS_PORT must differ from PORT');
   }
   return vars.METRICS_PORT;
+}
+
+/** Probes get a listener of their own: it shares a port with neither the API nor the metrics. */
+function healthPort(vars: EnvironmentVariables): number | null {
+  if (vars.HEALTH_PORT === undefined) return null;
+  if (vars.HEALTH_PORT === (vars.PORT ?? 3000)) {
+    throw new ConfigError('Invalid configuration: HEALTH_PORT must differ from PORT');
+  }
+  if (vars.HEALTH_PORT === vars.METRICS_PORT) {
+    throw new ConfigError('Invalid configuration: HEALTH_PORT must differ from METRICS_PORT');
+  }
+  return vars.HEALTH_PORT;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
