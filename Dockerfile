@@ -26,12 +26,13 @@ COPY --from=build /app/dist ./dist
 COPY sample-data ./sample-data
 USER node
 # 3000: the API; 9464: Prometheus metrics when METRICS_PORT=9464 is set (never on the API port).
-EXPOSE 3000 9464
-# Slim images have no curl: Node asks /health (500 while the database is unreachable), over HTTPS
-# when TLS_CERT_FILE is set (the certificate names the service, not 127.0.0.1: it is not verified).
+EXPOSE 3000 9464 8081
+# Slim images have no curl: Node asks /health (500 while the database is unreachable) on HEALTH_PORT
+# when set, else on the API port, over HTTPS when TLS_CERT_FILE is set (the certificate names the
+# service, not 127.0.0.1: it is not verified).
 # No --start-period: dockerfilelint 1.8 misreads it; 3 retries 15 s apart cover a start (~2 s).
 HEALTHCHECK --interval=15s --timeout=5s --retries=3 \
-  CMD ["node", "-e", "require(process.env.TLS_CERT_FILE ? 'node:https' : 'node:http').get({ host: '127.0.0.1', port: process.env.PORT || 3000, path: '/health', rejectUnauthorized: false }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))"]
+  CMD ["node", "-e", "const e = process.env; require(e.TLS_CERT_FILE && !e.HEALTH_PORT ? 'node:https' : 'node:http').get({ host: '127.0.0.1', port: e.HEALTH_PORT || e.PORT || 3000, path: '/health', rejectUnauthorized: false }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))"]
 # Node runs as PID 1 and receives SIGTERM itself: the service installs its own SIGTERM/SIGINT
 # handlers (Nest shutdown hooks), so the kernel's PID-1 rule (signals without a handler are
 # ignored) does not apply, and it starts no child processes, so there are no zombies to reap.

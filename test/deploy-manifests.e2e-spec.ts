@@ -68,7 +68,7 @@ describe('Kubernetes manifests', () => {
 
   it('takes a draining pod out of rotation within seconds, and waits longer than the drain to kill it', () => {
     const readiness = container.readinessProbe!;
-    expect(readiness.httpGet).toMatchObject({ path: '/health', port: 'http' });
+    expect(readiness.httpGet).toMatchObject({ path: '/health', port: 'health' });
     // Unready after at most period × threshold seconds of 500s: inside a drain of a few seconds.
     expect(readiness.periodSeconds! * readiness.failureThreshold!).toBeLessThanOrEqual(5);
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(20);
@@ -96,6 +96,11 @@ describe('Kubernetes manifests', () => {
       optional: true,
     });
     expect(deployment.metadata!.annotations).toHaveProperty(['catalog-api/read-replicas']);
+  });
+
+  it('probes readiness on the health port 8081, apart from the API port’s connection queue', () => {
+    expect(container.ports).toContainEqual(expect.objectContaining({ name: 'health', containerPort: 8081 }));
+    expect(container.env).toContainEqual({ name: 'HEALTH_PORT', value: '8081' });
   });
 
   it('exposes and annotates the metrics port 9464 as `metrics`', () => {
