@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24.4 A/B: bench/search-overload.ts against built dists, alternating round by round, each
+# A/B of bench/search-overload.ts against built dists, alternating round by round, each
 # round on a fresh server over a full-scale catalog. Build each variant (npm run build) and copy its
 # dist/ to bench/out/dist-<variant> (inside the repository, so node_modules resolves), then:
 #   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_1m3 BENCH_KEY=mov_live_… \
@@ -20,7 +20,7 @@ for round in $(seq 1 "${ROUNDS:-3}"); do
     for _ in $(seq 1 60); do curl -sf http://127.0.0.1:4101/health >/dev/null && break; sleep 0.5; done
     echo "== $variant round $round $(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg)"
     (cd "$ROOT" && npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key "$KEY" \
-      --database-url "$DB" --seconds "${SECONDS_PER_PHASE:-5}" --cycles "${CYCLES:-2}" --metrics-url http://127.0.0.1:9464/metrics --honor-retry-after --warmup 10)
+      --database-url "$DB" --seconds "${SECONDS_PER_PHASE:-5}" --cycles "${CYCLES:-2}" --metrics-url http://127.0.0.1:9464/metrics --warmup 10)
     kill $pid; while ss -ltn | grep -q ":4101 "; do sleep 0.5; done
   done
 done
