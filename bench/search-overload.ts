@@ -132,33 +132,48 @@ function summary(tallies: Tallies, forSeconds: number) {
   );
 }
 
-/** Cumulative counts of `/v1/search` 200s by bucket upper bound (seconds), or null without metrics. */
-async function servedSearchBuckets(): Promise<Map<number, number> | null> {
+/** Cumulative counts of `/v1/search` answers of one status by bucket upper bound (seconds). */
+type Buckets = Map<number, number>;
+
+/** The search duration buckets of `/metrics` by status ("200" served, "500" refused), or null. */
+async function searchBuckets(): Promise<Record<string, Buckets> | null> {
   if (!values['metrics-url']) return null;
   const text = await (await fetch(values['metrics-url'])).text();
-  const buckets = new Map<number, number>();
+  const byStatus: Record<string, Buckets> = { '200': new Map(), '500': new Map() };
   const line = /^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/;
   for (const row of text.split('\n')) {
     const match = line.exec(row);
-    if (!match || !match[1].includes('route="/v1/search"') || !match[1].includes('status="200"')) continue;
+    if (!match || !match[1].includes('route="/v1/search"')) continue;
+    const status = /status="(\d+)"/.exec(match[1])?.[1];
+    if (!status || !byStatus[status]) continue;
     const le = /le="([^"]+)"/.exec(match[1])![1];
-    buckets.set(le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), Number(match[2]));
+    byStatus[status].set(le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), Number(match[2]));
   }
-  return buckets;
+  return byStatus;
 }
 
-function serverSide(before: Map<number, number> | null, after: Map<number, number> | null) {
+/** What the server measured between two scrapes: served searches' and refusals' durations. */
+function serverSide(before: Record<string, Buckets> | null, after: Record<string, Buckets> | null) {
   if (!before || !after) return {};
-  const bounds = [...after.keys()].sort((a, b) => a - b);
-  const counts = bounds.map((le) => after.get(le)! - (before.get(le) ?? 0));
-  const total = counts[counts.length - 1];
-  const within = (seconds: number) => counts[bounds.indexOf(seconds)] / total;
-  const p95Bucket = bounds[counts.findIndex((count) => count >= 0.95 * total)];
+  const within = (status: string) => {
+    const bounds = [...after[status].keys()].sort((x, y) => x - y);
+    const counts = bounds.map((le) => after[status].get(le)! - (before[status].get(le) ?? 0));
+    const total = counts[counts.length - 1] ?? 0;
+    const share = (seconds: number) =>
+      total ? Number((counts[bounds.indexOf(seconds)] / total).toFixed(3)) : null;
+    const p95Bucket = bounds[counts.findIndex((count) => count >= 0.95 * total)];
+    return { total, share, p95AtMostMs: total ? p95Bucket * 1000 : null };
+  };
+  const served = within('200');
+  const refused = within('500');
   return {
-    server_served_searches: total,
-    server_served_within_250ms: Number(within(0.25).toFixed(3)),
-    server_served_within_1s: Number(within(1).toFixed(3)),
-    server_served_p95_at_most_ms: p95Bucket * 1000,
+    server_served_searches: served.total,
+    server_served_within_250ms: served.share(0.25),
+    server_served_within_1s: served.share(1),
+    server_served_p95_at_most_ms: served.p95AtMostMs,
+    server_refused_searches: refused.total,
+    server_refused_within_50ms: refused.share(0.05),
+    server_refused_p95_at_most_ms: refused.p95AtMostMs,
   };
 }
 
@@ -253,7 +268,7 @@ async function main(): Promise<void> {
   const besideRun = `${lookups} lookup clients beside ${values.searchers} searching`;
   const alonePhases: Tallies[] = [];
   const besidePhases: Tallies[] = [];
-  const before = await servedSearchBuckets();
+  const before = await searchBuckets();
   const probeEvery = Number(values['probe-every']);
   const probeUrls: Record<string, string> = { probe_api_port: new URL('/health', base).toString() };
   if (values['health-url']) probeUrls.probe_health_port = values['health-url'];
@@ -282,7 +297,7 @@ async function main(): Promise<void> {
     JSON.stringify({
       run: `${besideRun}, ${besidePhases.length} phases`,
       ...beside,
-      ...serverSide(before, await servedSearchBuckets()),
+      ...serverSide(before, await searchBuckets()),
       ...Object.fromEntries(Object.entries(probes).map(([name, seen]) => [name, probeSummary(seen)])),
     }),
   );
