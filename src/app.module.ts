@@ -7,6 +7,7 @@ import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { LoggingModule } from './common/logging/logging.module';
+import { KnownRoutesModule } from './common/routing/known-routes';
 import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -47,6 +48,7 @@ export class AppModule {
         HealthModule,
         ServerModule,
         OpenApiModule,
+        KnownRoutesModule,
         MetricsModule.forRoot(config),
         ...modules,
       ],
