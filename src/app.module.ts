@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ApiReferenceModule } from './api-reference/api-reference.module';
 import { ApiKeyAuthModule } from './auth/api-key-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -48,6 +49,7 @@ export class AppModule {
         HealthModule,
         ServerModule,
         OpenApiModule,
+        ApiReferenceModule,
         KnownRoutesModule,
         MetricsModule.forRoot(config),
         ...modules,
