@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { ApiReferenceModule } from './api-reference/api-reference.module';
 import { ApiKeyAuthModule } from './auth/api-key-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
@@ -7,6 +8,7 @@ import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { LoggingModule } from './common/logging/logging.module';
+import { KnownRoutesModule } from './common/routing/known-routes';
 import { type AppConfig, loadConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -47,6 +49,8 @@ export class AppModule {
         HealthModule,
         ServerModule,
         OpenApiModule,
+        ApiReferenceModule,
+        KnownRoutesModule,
         MetricsModule.forRoot(config),
         ...modules,
       ],

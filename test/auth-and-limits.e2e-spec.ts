@@ -122,17 +122,18 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       },
     );
 
-    it('answers GET / with 404 ROUTE_NOT_FOUND pointing to /openapi.json and /health', async () => {
-      const res = await t.http().get('/').expect(404);
+    it('answers an unknown route with 404 ROUTE_NOT_FOUND naming the route it was likely meant for', async () => {
+      const res = await t.http().get('/v1/title/tt0111161').expect(404);
       expect(res.body.error).toEqual({
         code: 'ROUTE_NOT_FOUND',
-        message:
-          'The requested route was not found. This is the catalog API: its routes are described at /openapi.json, its status at /health.',
+        message: 'The requested route was not found. Did you mean /v1/titles/{imdb_id}?',
         request_id: res.headers['x-request-id'],
       });
       expectOnlyRequestId(res.headers);
       const other = await t.http().get('/v1/nothing').expect(404);
-      expect(other.body.error.message).toBe('The requested route was not found.');
+      expect(other.body.error.message).toBe(
+        'The requested route was not found. The routes are listed at /docs and /openapi.json.',
+      );
     });
 
     it('checks the key before the limits: a disabled or unknown key is refused without being counted', async () => {

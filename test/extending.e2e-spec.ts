@@ -130,7 +130,7 @@ describe('a team module started with AppModule.forRoot(config, { modules }): GET
       },
     });
     const unknown = await t.get('/v1/genres?genre=Drama').expect(400);
-    expect(unknown.body.error.message).toBe('Unknown query parameter "genre".');
+    expect(unknown.body.error.message).toBe('Unknown query parameter "genre". Accepted: min_titles.');
     expect(unknown.headers['etag']).toBeUndefined();
   });
 

@@ -256,8 +256,10 @@ function violation(request: FuzzRequest, answer: RawAnswer): string | null {
   }
   if (answer.status === 200) {
     if (!Array.isArray(body.data) || body.meta?.request_id !== id) return 'a 200 without the envelope';
-    const isHealth = body.data[0] !== undefined && 'environment' in body.data[0];
-    if (isHealth === rateLimited) return `rate-limit headers ${rateLimited ? 'on /health' : 'missing'}`;
+    // The public 200s: /health (a health record) and / (the signpost's links).
+    const isPublic = body.data[0] !== undefined && ('environment' in body.data[0] || 'rel' in body.data[0]);
+    if (isPublic === rateLimited)
+      return `rate-limit headers ${rateLimited ? 'on a public route' : 'missing'}`;
     return null;
   }
   const error = body.error as { code?: string; message?: unknown; request_id?: unknown } | undefined;

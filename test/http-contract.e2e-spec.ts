@@ -31,6 +31,53 @@ describe('HTTP contract: routing, request ids, errors', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  describe('messages that name the fix (codes and statuses as the contract fixes them)', () => {
+    it('refuses per_page (the name meta uses) naming limit, and lists the accepted parameters', async () => {
+      const res = await t.get('/v1/movies?per_page=5').expect(400);
+      expect(res.body.error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message:
+          'Unknown query parameter "per_page": use "limit" (results per page; meta.per_page echoes it). Accepted: page, limit.',
+        request_id: res.headers['x-request-id'],
+      });
+      expect(res.headers['x-ratelimit-limit']).toBeDefined();
+      const search = await t.get('/v1/search?q=office&sort=votes').expect(400);
+      expect(search.body.error.message).toBe(
+        'Unknown query parameter "sort". Accepted: q, type, year, page, limit.',
+      );
+      const title = await t.get('/v1/titles/tt0111161?page=1').expect(400);
+      expect(title.body.error.message).toBe(
+        'Unknown query parameter "page": this route takes no query parameters.',
+      );
+    });
+
+    it('answers POST on an existing path 404 ROUTE_NOT_FOUND saying only GET and HEAD exist', async () => {
+      const res = await http().post('/v1/search').expect(404);
+      expect(res.body.error).toEqual({
+        code: 'ROUTE_NOT_FOUND',
+        message:
+          'The requested route was not found. /v1/search answers GET and HEAD only: the API is read-only.',
+        request_id: res.headers['x-request-id'],
+      });
+      expect((await http().delete('/nope').expect(404)).body.error.message).toBe(
+        'The requested route was not found. The API is read-only: every route answers GET and HEAD only.',
+      );
+    });
+
+    it.each([
+      ['/v1/title/tt0111161', '/v1/titles/{imdb_id}'],
+      ['/search', '/v1/search'],
+      ['/movies?page=2', '/v1/movies'],
+      ['/swagger', '/docs'],
+    ])('answers GET %s 404 ROUTE_NOT_FOUND naming %s, with a key or without', async (path, route) => {
+      for (const res of [await http().get(path).expect(404), await t.get(path).expect(404)]) {
+        expect(res.body.error.code).toBe('ROUTE_NOT_FOUND');
+        expect(res.body.error.message).toBe(`The requested route was not found. Did you mean ${route}?`);
+        expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+    });
+  });
+
   it('never reads a body, malformed or huge', async () => {
     const malformed = await http()
       .post('/v1/search')

@@ -17,9 +17,14 @@ export class OpenApiDocument {
     this.app = app;
   }
 
-  get(): OpenAPIObject {
+  /** The application the document describes, for what is served beside it (the reference page). */
+  application(): INestApplication {
     if (!this.app) throw new Error('The OpenAPI document has no application (configureApp passes it)');
-    this.document ??= createOpenApiDocument(this.app);
+    return this.app;
+  }
+
+  get(): OpenAPIObject {
+    this.document ??= createOpenApiDocument(this.application());
     return this.document;
   }
 }

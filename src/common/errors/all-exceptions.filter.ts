@@ -1,6 +1,14 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { PRE_LIMIT_ERROR_CLEARS } from '../access/access-headers';
+import { KnownRoutes } from '../routing/known-routes';
 import { assignRequestId } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
@@ -15,6 +23,9 @@ import { errorEnvelope } from './error-envelope';
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
+
+  /** `routes` lets an unknown route's message name the closest route (none: the plain message). */
+  constructor(@Optional() private readonly routes?: KnownRoutes) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -42,7 +53,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private toApiError(exception: unknown, req: Request): ApiError {
     if (exception instanceof ApiError) return exception;
     const code = this.codeForFrameworkError(exception);
-    if (code === 'ROUTE_NOT_FOUND') return new ApiError(code, routeNotFoundMessage(req.path));
+    if (code === 'ROUTE_NOT_FOUND') return new ApiError(code, routeNotFoundMessage(req, this.routes?.all()));
     return new ApiError(code);
   }
 

@@ -3,8 +3,8 @@ import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
 import type { Request } from 'express';
 import { ApiError } from '../errors/api-error';
-import { quoteName } from './quote-name';
 import { parseRawQuery, queryText } from './raw-query';
+import { unknownParameterMessage } from './unknown-parameter';
 import { ValidQueryMemo } from './valid-query-memo';
 
 /**
@@ -17,7 +17,7 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, raw: R
   const known = knownParameters(dto);
   const unknown = Object.keys(raw).find((name) => !known.has(name));
   if (unknown !== undefined) {
-    throw new ApiError('VALIDATION_ERROR', `Unknown query parameter ${quoteName(unknown)}.`);
+    throw new ApiError('VALIDATION_ERROR', unknownParameterMessage(unknown, known));
   }
   // A DTO that declares no parameter (NoQueryDto) has nothing to convert or check: the title
   // lookup skips class-transformer and class-validator (~1.5% of its CPU on Node 24).

@@ -53,7 +53,10 @@ describe('validateQuery', () => {
 
   it('refuses unknown names, including prototype keys', () => {
     expect(validationMessage(() => validateQuery(PageQueryDto, { cursor: 'x' }))).toBe(
-      'Unknown query parameter "cursor".',
+      'Unknown query parameter "cursor": use "page" (there are no cursors: pages are numbered). Accepted: page, limit.',
+    );
+    expect(validationMessage(() => validateQuery(SearchQueryDto, { q: 'x', per_page: '5' }))).toBe(
+      'Unknown query parameter "per_page": use "limit" (results per page; meta.per_page echoes it). Accepted: q, type, year, page, limit.',
     );
     const raw = parseRawQuery('/x?__proto__=1');
     expect(validationMessage(() => validateQuery(PageQueryDto, raw))).toContain('__proto__');
@@ -62,7 +65,7 @@ describe('validateQuery', () => {
   it('takes no parameter for a DTO that declares none, and refuses any', () => {
     expect(validateQuery(NoQueryDto, {})).toBeInstanceOf(NoQueryDto);
     expect(validationMessage(() => validateQuery(NoQueryDto, { page: '1' }))).toBe(
-      'Unknown query parameter "page".',
+      'Unknown query parameter "page": this route takes no query parameters.',
     );
     expect(validationMessage(() => validateQuery(NoQueryDto, parseRawQuery('/x?__proto__=1')))).toContain(
       '__proto__',
