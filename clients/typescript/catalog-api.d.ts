@@ -752,8 +752,6 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Answers differ by key */
                     Vary: "Authorization";
-                    /** @description Seconds (1 to 10, more while more clients are searching per search started): present when the search was refused under overload; it was not charged to the monthly quota */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -916,8 +914,6 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description Answers differ by key */
                     Vary: "Authorization";
-                    /** @description Seconds (1 to 10, more while more clients are searching per search started): present when the search was refused under overload; it was not charged to the monthly quota */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
