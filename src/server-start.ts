@@ -12,6 +12,7 @@ import type { AppConfig } from './config/app-config';
 import { CertificateReloader } from './server/certificate-reloader';
 import { drainOnSignals } from './server/graceful-shutdown';
 import { httpsServerOptions } from './server/http-server';
+import { ServedCertificate } from './server/served-certificate';
 import { readTlsCredentials } from './server/tls-credentials';
 import { preflight } from './startup/preflight';
 import { listenFailure } from './startup/startup-failure';
@@ -37,11 +38,21 @@ export async function startServer(config: AppConfig, options: AppOptions = {}): 
     },
   );
   configureApp(app);
+  // Made before listening, so metrics name the served certificate from the first scrape.
+  const reloader =
+    config.tls && tls
+      ? new CertificateReloader(
+          app.getHttpServer() as HttpsServer,
+          config.tls,
+          tls,
+          app.get(ServedCertificate),
+        )
+      : null;
   const { port, host } = config;
   await app.listen(port, host).catch((error: unknown) => {
     throw listenFailure(error, { port, host });
   });
-  if (config.tls && tls) new CertificateReloader(app.getHttpServer() as HttpsServer, config.tls, tls).start();
+  reloader?.start();
   app.flushLogs();
   drainOnSignals(app, config.server);
   const listening = app.getHttpServer().address() as AddressInfo;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import { Registry } from 'prom-client';
+import { ApiError } from '../common/errors/api-error';
 import { recordResponseError } from '../common/errors/response-error-code';
 import { HttpMetrics } from './http-metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
@@ -33,6 +34,17 @@ describe('HttpMetricsMiddleware', () => {
     expect(await metricsAfter(500, new Error('wrapped', { cause: cancelled }))).toContain(
       'db_statement_timeouts_total{route="/v1/search"} 1',
     );
+  });
+
+  it('counts a search refused under overload (a 500 given on purpose), not a failed search', async () => {
+    const refusal = ApiError.uncharged('INTERNAL_ERROR', 'overloaded', { 'Retry-After': '1' });
+    expect(await metricsAfter(500, refusal)).toContain('search_overload_refusals_total 1');
+    expect(await metricsAfter(500, ApiError.expected('INTERNAL_ERROR'))).toContain(
+      'search_overload_refusals_total 1',
+    );
+    for (const metrics of [await metricsAfter(500, new Error('boom')), await metricsAfter(200)]) {
+      expect(metrics).toContain('search_overload_refusals_total 0');
+    }
   });
 
   it('counts no statement timeout for other failures or successes', async () => {

@@ -3,12 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { responseErrorCause } from '../common/errors/response-error-code';
 import { errorCodeLabel } from './error-code-label';
 import { HttpMetrics, UNMATCHED_ROUTE } from './http-metrics';
+import { isSearchOverloadRefusal } from './overload-refusal';
 import { routeTemplate } from './route-template';
 import { isQueryCanceled } from './statement-timeout';
 
 /**
  * Observes every request once its response has been sent (requests aborted earlier are not counted),
- * and counts the 500s the exception filter made from a cancelled statement.
+ * and counts the 500s the exception filter made from a cancelled statement and the searches refused
+ * under overload.
  */
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
@@ -31,6 +33,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
       });
       if (res.statusCode >= 500 && isQueryCanceled(responseErrorCause(res)))
         this.metrics.statementTimedOut(route);
+      if (isSearchOverloadRefusal(res, route)) this.metrics.searchRefusedUnderOverload();
     });
     next();
   }

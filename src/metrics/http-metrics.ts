@@ -11,6 +11,7 @@ export class HttpMetrics {
   private readonly duration: Histogram<'method' | 'route' | 'status'>;
   private readonly rejections: Counter<'route' | 'status' | 'code'>;
   private readonly statementTimeouts: Counter<'route'>;
+  private readonly searchOverloadRefusals: Counter;
 
   constructor(registry: Registry) {
     this.requests = new Counter({
@@ -38,6 +39,11 @@ export class HttpMetrics {
       labelNames: ['route'],
       registers: [registry],
     });
+    this.searchOverloadRefusals = new Counter({
+      name: 'search_overload_refusals_total',
+      help: 'Searches refused under overload (each also counts as a 500 INTERNAL_ERROR on /v1/search)',
+      registers: [registry],
+    });
   }
 
   observe(request: {
@@ -57,5 +63,9 @@ export class HttpMetrics {
 
   statementTimedOut(route: string): void {
     this.statementTimeouts.inc({ route });
+  }
+
+  searchRefusedUnderOverload(): void {
+    this.searchOverloadRefusals.inc();
   }
 }

@@ -17,6 +17,7 @@ import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
 import { SearchAdmissionMetrics } from './search-admission.metrics';
+import { TlsCertificateMetrics } from './tls-certificate.metrics';
 
 /**
  * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
@@ -49,6 +50,7 @@ export class MetricsModule implements NestModule {
         SearchAdmissionMetrics,
         ReadTargetMetrics,
         ChangeFeedMetrics,
+        TlsCertificateMetrics,
         MetricsServer,
       ],
     };
