@@ -17,24 +17,32 @@ import { readTlsCredentials } from './server/tls-credentials';
 import { preflight } from './startup/preflight';
 import { listenFailure } from './startup/startup-failure';
 import { reportStartup } from './startup/startup-report';
+import type { Tracing } from './tracing/tracing-config';
 
 /**
  * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
  * embedded database going, so loading Nest and the application overlaps that work. `options` adds
- * a team's modules (docs/extending.md).
+ * a team's modules (docs/extending.md); `tracing`, what `startTracingIfAsked` started.
  */
-export async function startServer(config: AppConfig, options: AppOptions = {}): Promise<void> {
+export async function startServer(
+  config: AppConfig,
+  options: AppOptions = {},
+  tracing: Tracing | null = null,
+): Promise<void> {
   await preflight(config);
   const tls = config.tls ? readTlsCredentials(config.tls) : null;
   // Every log line of the start (Nest's, TypeORM's retries, the listen error Nest logs itself)
   // stays buffered until the server listens: a start that fails prints only its one line.
+  const modules = [...(options.modules ?? []), ...(tracing ? [tracing.module] : [])];
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, options),
+    AppModule.forRoot(config, { ...options, modules }),
     createHttpAdapter(),
     {
       ...APP_OPTIONS,
       autoFlushLogs: false,
       httpsOptions: tls ? httpsServerOptions(tls) : undefined,
+      // With tracing on (`startTracingIfAsked`): spans named after the guards' and handlers' classes.
+      ...(tracing ? { instrument: tracing.instrument } : {}),
     },
   );
   configureApp(app);
