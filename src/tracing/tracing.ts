@@ -2,7 +2,6 @@ import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -13,9 +12,14 @@ import {
   resourceFromAttributes,
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { IncomingMessage } from 'node:http';
+import {
+  ATTR_HTTP_ROUTE,
+  ATTR_SERVICE_NAME,
+  ATTR_SERVICE_VERSION,
+} from '@opentelemetry/semantic-conventions';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { packageVersion } from '../cli/cli-version';
+import { responseErrorCode } from '../common/errors/response-error-code';
 import type { AppConfig } from '../config/app-config';
 import { decorateInstance } from './nest-spans';
 import { setRequestTraceId } from './request-trace';
@@ -25,7 +29,7 @@ import type { Tracing, TracingConfig } from './tracing-config';
 const SERVICE_NAME = 'catalog-api';
 
 /**
- * Starts the OpenTelemetry SDK: spans for each request (HTTP, named by Express's route), the Nest
+ * Starts the OpenTelemetry SDK: spans for each request (HTTP, named by its route template), the Nest
  * guards and handlers (`decorateInstance`), PostgreSQL statements (pg) and Redis commands (ioredis),
  * batched and exported over OTLP/HTTP to the endpoint of the OTEL_EXPORTER_OTLP_* variables. An
  * incoming W3C `traceparent` is honoured. Statements and commands are traced only inside a request's
@@ -55,14 +59,16 @@ export function startTracing(config: TracingConfig, app: AppConfig): Tracing {
         requestHook: (span, req) => {
           if ('socket' in req) setRequestTraceId(req as IncomingMessage, span.spanContext().traceId);
         },
-      }),
-      // Only for the route on the request's span: the Nest spans say more than Express's layers.
-      new ExpressInstrumentation({
-        ignoreLayersType: [
-          ExpressLayerType.MIDDLEWARE,
-          ExpressLayerType.ROUTER,
-          ExpressLayerType.REQUEST_HANDLER,
-        ],
+        // The route template names the request's span (`GET /v1/titles/:imdb_id`), as Express matched it.
+        applyCustomAttributesOnSpan: (span, req, res) => {
+          const route = matchedRoute(
+            req as IncomingMessage & { route?: { path?: unknown } },
+            res as ServerResponse,
+          );
+          if (route === undefined) return;
+          span.setAttribute(ATTR_HTTP_ROUTE, route);
+          span.updateName(`${(req as IncomingMessage).method ?? 'GET'} ${route}`);
+        },
       }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
@@ -75,6 +81,15 @@ export function startTracing(config: TracingConfig, app: AppConfig): Tracing {
       providers: [{ provide: NodeTracerProvider, useValue: provider }, TracingShutdown],
     },
   };
+}
+
+/** The route Express matched for an answered request; none for an unknown path (ROUTE_NOT_FOUND). */
+function matchedRoute(
+  req: IncomingMessage & { route?: { path?: unknown } },
+  res: ServerResponse,
+): string | undefined {
+  const path = req.route?.path;
+  return typeof path === 'string' && responseErrorCode(res) !== 'ROUTE_NOT_FOUND' ? path : undefined;
 }
 
 /** Each exporter reads its endpoint, headers, timeout and compression from the OTEL_EXPORTER_OTLP_* variables. */
