@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { createServedDatabase, databaseEnvironment } from './support/served-database';
-import { type RunningServer, cleanEnvironment, startServer } from './support/startup-process';
+import {
+  type RunningServer,
+  cleanEnvironment,
+  runServerToExit,
+  startServer,
+} from './support/startup-process';
 import { TEST_ENGINE, type TestDatabase } from './support/test-database';
 import { eventually } from './support/timing';
 
@@ -187,4 +192,17 @@ describe('OpenTelemetry traces', () => {
       }),
     ).toBe(0);
   }, 120_000);
+
+  it('refuses OTLP over gRPC at start with one line naming the variable', async () => {
+    const exited = await runServerToExit({
+      ...databaseEnvironment(database),
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+    });
+    expect(exited.code).toBe(1);
+    expect(exited.stderr).toBe(
+      'error: Invalid configuration: OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json\n',
+    );
+    expect(exited.stdout).toBe('');
+  }, 60_000);
 });
