@@ -1,6 +1,7 @@
 import { type AppConfig, loadConfig } from './config/app-config';
 import { startEmbeddedDatabase } from './startup/embedded-start';
 import { describeStartupFailure, errorFirstLine } from './startup/startup-failure';
+import { startTracingIfAsked } from './tracing/tracing-config';
 
 let config: AppConfig | undefined;
 
@@ -14,9 +15,11 @@ async function main(): Promise<void> {
     config.database.kind === 'embedded' ? startEmbeddedDatabase(config.database.dataDir) : null;
   // Awaited below; this only keeps a failure from counting as unhandled while the modules load.
   embedded?.catch(() => undefined);
+  // Before the application's modules load, so its instrumentations see them; nothing when off.
+  const tracing = await startTracingIfAsked(process.env, config);
   const { startServer } = await import('./server-start');
   await embedded;
-  await startServer(config);
+  await startServer(config, {}, tracing);
 }
 
 main().catch((error: unknown) => {

@@ -12,36 +12,55 @@ import type { AppConfig } from './config/app-config';
 import { CertificateReloader } from './server/certificate-reloader';
 import { drainOnSignals } from './server/graceful-shutdown';
 import { httpsServerOptions } from './server/http-server';
+import { ServedCertificate } from './server/served-certificate';
 import { readTlsCredentials } from './server/tls-credentials';
 import { preflight } from './startup/preflight';
 import { listenFailure } from './startup/startup-failure';
 import { reportStartup } from './startup/startup-report';
+import type { Tracing } from './tracing/tracing-config';
 
 /**
  * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
  * embedded database going, so loading Nest and the application overlaps that work. `options` adds
- * a team's modules (docs/extending.md).
+ * a team's modules (docs/extending.md); `tracing`, what `startTracingIfAsked` started.
  */
-export async function startServer(config: AppConfig, options: AppOptions = {}): Promise<void> {
+export async function startServer(
+  config: AppConfig,
+  options: AppOptions = {},
+  tracing: Tracing | null = null,
+): Promise<void> {
   await preflight(config);
   const tls = config.tls ? readTlsCredentials(config.tls) : null;
   // Every log line of the start (Nest's, TypeORM's retries, the listen error Nest logs itself)
   // stays buffered until the server listens: a start that fails prints only its one line.
+  const modules = [...(options.modules ?? []), ...(tracing ? [tracing.module] : [])];
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config, options),
+    AppModule.forRoot(config, { ...options, modules }),
     createHttpAdapter(),
     {
       ...APP_OPTIONS,
       autoFlushLogs: false,
       httpsOptions: tls ? httpsServerOptions(tls) : undefined,
+      // With tracing on (`startTracingIfAsked`): spans named after the guards' and handlers' classes.
+      ...(tracing ? { instrument: tracing.instrument } : {}),
     },
   );
   configureApp(app);
+  // Made before listening, so metrics name the served certificate from the first scrape.
+  const reloader =
+    config.tls && tls
+      ? new CertificateReloader(
+          app.getHttpServer() as HttpsServer,
+          config.tls,
+          tls,
+          app.get(ServedCertificate),
+        )
+      : null;
   const { port, host } = config;
   await app.listen(port, host).catch((error: unknown) => {
     throw listenFailure(error, { port, host });
   });
-  if (config.tls && tls) new CertificateReloader(app.getHttpServer() as HttpsServer, config.tls, tls).start();
+  reloader?.start();
   app.flushLogs();
   drainOnSignals(app, config.server);
   const listening = app.getHttpServer().address() as AddressInfo;

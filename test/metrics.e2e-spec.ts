@@ -87,6 +87,9 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     expect(Math.abs(ingestedAt - Date.now() / 1000)).toBeLessThan(600);
     expect(body).toContain('# TYPE db_statement_timeouts_total counter');
     expect(sample(body, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sample(body, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    // Plain HTTP: no certificate, so no expiry (a 0 would read as long expired).
+    expect(body).not.toContain('tls_certificate_expiry_timestamp_seconds');
 
     if (TEST_ENGINE === 'postgres') {
       expect(sample(body, 'db_pool_connections')).toBeGreaterThanOrEqual(1);
@@ -122,11 +125,23 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     expect(sample(body, 'catalog_cache_bytes', { cache: 'titles' })).toBeGreaterThanOrEqual(0);
   });
 
+  it("counts each cache's hits and misses: a list page kept on its second ask is a hit on its third", async () => {
+    const count = async (name: string) => sample((await scrape()).body, name, { cache: 'lists' }) ?? 0;
+    const [hits, misses] = [
+      await count('catalog_cache_hits_total'),
+      await count('catalog_cache_misses_total'),
+    ];
+    for (let ask = 0; ask < 3; ask++) await t.get('/v1/series?limit=7&page=2').expect(200);
+    expect(await count('catalog_cache_misses_total')).toBe(misses + 2);
+    expect(await count('catalog_cache_hits_total')).toBe(hits + 1);
+  });
+
   it('shows the search admission: none running or waiting at rest', async () => {
     await t.get('/v1/search?q=metrics-admission').expect(200);
     const { body } = await scrape();
     expect(sample(body, 'search_running')).toBe(0);
     expect(sample(body, 'search_waiting')).toBe(0);
+    expect(sample(body, 'search_refused_total')).toBe(0);
   });
 
   it('the public port has no /metrics: it is an unmatched route there', async () => {

@@ -33,6 +33,9 @@ export interface CacheSize {
   /** The budget the caches share. */
   readonly maxBytes: number;
   readonly floorBytes: number;
+  /** Requests it answered, and requests it could not answer, since start. */
+  readonly hits: number;
+  readonly misses: number;
 }
 
 const pageWeight = (key: string, page: PageItems) => bytesWeight(key, page.items);

@@ -96,7 +96,10 @@ export class CatalogService {
    */
   private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
     this.state.noteDemand();
-    if (!cache.has(key)) return undefined;
+    if (!cache.has(key)) {
+      cache.noteMiss();
+      return undefined;
+    }
     cache.useVersion((await this.state.current()).state.catalogVersion);
     return cache.lookup(key);
   }

@@ -23,6 +23,16 @@ describe('VersionedCache', () => {
     expect(cache.lookup('x')).toBeUndefined();
   });
 
+  it('counts each lookup as a hit or a miss, and the misses callers note themselves', () => {
+    const cache = cacheOf(2);
+    cache.store('v1', 'a', value('A'));
+    cache.lookup('a');
+    cache.lookup('a');
+    cache.lookup('x');
+    cache.noteMiss();
+    expect([cache.hits, cache.misses]).toEqual([2, 2]);
+  });
+
   it('gives concurrent misses of one key one read, and keeps what it found', async () => {
     const cache = cacheOf(2);
     let reads = 0;

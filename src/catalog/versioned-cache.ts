@@ -114,6 +114,8 @@ export class VersionedCache<V> implements BudgetMember {
   private readonly entries = new Map<string, Entry<V>>();
   private heldBytes = 0;
   private readonly reads = new SingleFlight<Versioned<V>>();
+  private hitCount = 0;
+  private missCount = 0;
 
   /** `floorBytes`: what this cache keeps however much the others sharing `budget` want. */
   constructor(
@@ -139,6 +141,21 @@ export class VersionedCache<V> implements BudgetMember {
     return this.heldBytes;
   }
 
+  /** Lookups answered from the cache since start (read by metrics). */
+  get hits(): number {
+    return this.hitCount;
+  }
+
+  /** Lookups the cache could not answer since start, `noteMiss` included (read by metrics). */
+  get misses(): number {
+    return this.missCount;
+  }
+
+  /** Counts a miss found without `lookup` (the caller saw with `has` that the key is not held). */
+  noteMiss(): void {
+    this.missCount++;
+  }
+
   has(key: string): boolean {
     return this.entries.has(key);
   }
@@ -152,10 +169,14 @@ export class VersionedCache<V> implements BudgetMember {
     this.version = version;
   }
 
-  /** The entry under the cache's version, marked as the most recently used. */
+  /** The entry under the cache's version, marked as the most recently used; counted as a hit or a miss. */
   lookup(key: string): Cached<V> | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined || this.version === null) return undefined;
+    if (entry === undefined || this.version === null) {
+      this.missCount++;
+      return undefined;
+    }
+    this.hitCount++;
     entry.used = this.budget.tick();
     this.entries.delete(key);
     this.entries.set(key, entry);

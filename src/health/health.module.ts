@@ -10,5 +10,6 @@ import { HealthService } from './health.service';
   imports: [TerminusModule.forRoot({ logger: false }), CatalogModule],
   controllers: [HealthController],
   providers: [CatalogHealthIndicator, HealthService, HealthServer],
+  exports: [HealthService],
 })
 export class HealthModule {}

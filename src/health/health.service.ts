@@ -19,6 +19,8 @@ export interface HealthResponse {
 @Injectable()
 export class HealthService {
   private lastRecord: { state: CatalogState; record: HealthRecord } | undefined;
+  /** Checks answered since the process started, on either port (for /metrics). */
+  readonly answered = { ok: 0, failed: 0 };
 
   constructor(
     private readonly catalogIndicator: CatalogHealthIndicator,
@@ -27,6 +29,17 @@ export class HealthService {
   ) {}
 
   async check(requestId: string): Promise<HealthResponse> {
+    try {
+      const response = await this.answer(requestId);
+      this.answered.ok++;
+      return response;
+    } catch (error) {
+      this.answered.failed++;
+      throw error;
+    }
+  }
+
+  private async answer(requestId: string): Promise<HealthResponse> {
     // Readiness fails at once when the drain starts, so the load balancer stops routing here. The
     // drain logs its own start and end: each refused probe is expected, not an error to log.
     if (this.drain.draining) throw ApiError.expected('INTERNAL_ERROR', 'The service is shutting down.');

@@ -7,16 +7,19 @@ import {
 } from '@nestjs/common';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
+import { HealthModule } from '../health/health.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
 import { ChangeFeedMetrics } from './change-feed.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
+import { HealthMetrics } from './health.metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
 import { SearchAdmissionMetrics } from './search-admission.metrics';
+import { TlsCertificateMetrics } from './tls-certificate.metrics';
 
 /**
  * Prometheus metrics on their own port (METRICS_PORT). Without it the module is empty: nothing is
@@ -28,7 +31,7 @@ export class MetricsModule implements NestModule {
     if (config.metricsPort === null) return { module: MetricsModule };
     return {
       module: MetricsModule,
-      imports: [CatalogModule],
+      imports: [CatalogModule, HealthModule],
       providers: [
         {
           // One registry per application (not prom-client's global one), so several apps in one
@@ -49,6 +52,8 @@ export class MetricsModule implements NestModule {
         SearchAdmissionMetrics,
         ReadTargetMetrics,
         ChangeFeedMetrics,
+        TlsCertificateMetrics,
+        HealthMetrics,
         MetricsServer,
       ],
     };

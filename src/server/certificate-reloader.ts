@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Server as TlsServer } from 'node:tls';
 import type { TlsConfig } from '../config/app-config';
+import type { ServedCertificate } from './served-certificate';
 import { type TlsCredentials, readTlsCredentials, secureContextOptions } from './tls-credentials';
 
 /** How often the certificate files are read again (a renewed Kubernetes secret takes up to a minute). */
@@ -13,6 +14,7 @@ export const CERTIFICATE_CHECK_INTERVAL_MS = 2_000;
  * they changed and form a valid pair, `setSecureContext` makes new connections use them. Open
  * connections keep their session, so none is dropped. A pair that does not load (a half-written
  * renewal, a key for another certificate) is logged once and the served certificate stays.
+ * `servedCertificate`, when given, always holds the certificate served (for metrics).
  */
 export class CertificateReloader {
   private readonly logger = new Logger('TLS');
@@ -23,7 +25,10 @@ export class CertificateReloader {
     private readonly server: TlsServer,
     private readonly files: TlsConfig,
     private served: TlsCredentials,
-  ) {}
+    private readonly servedCertificate?: ServedCertificate,
+  ) {
+    servedCertificate?.serve(served.cert);
+  }
 
   start(): void {
     this.timer = setInterval(() => this.check(), CERTIFICATE_CHECK_INTERVAL_MS).unref();
@@ -50,6 +55,7 @@ export class CertificateReloader {
     if (next.cert === this.served.cert && next.key === this.served.key) return;
     this.server.setSecureContext(secureContextOptions(next));
     this.served = next;
+    this.servedCertificate?.serve(next.cert);
     this.logger.log(`Certificate reloaded from ${this.files.certFile}`);
   }
 }

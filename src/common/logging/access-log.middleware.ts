@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { responseErrorExpected } from '../errors/response-error-code';
 import { assignRequestId } from '../request-id/request-id';
+import { requestTraceId } from '../../tracing/request-trace';
 import { redactUrl } from './redact-url';
 
 /** Express adds `ip`: the client address it settles on under the `trust proxy` setting. */
@@ -12,6 +13,8 @@ export interface AccessLine {
   req: { id: string; method: string | undefined; url: string; remoteAddress: string | undefined };
   res: { statusCode: number };
   responseTime: number;
+  /** The request's trace, with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  trace_id?: string;
 }
 
 /**
@@ -44,6 +47,8 @@ export function accessLog(logger: Logger) {
         res: { statusCode: res.statusCode },
         responseTime: Date.now() - started,
       };
+      const traceId = requestTraceId(req);
+      if (traceId !== undefined) line.trace_id = traceId;
       logger[level](line, accessMessage(res));
     });
     next();

@@ -1,0 +1,111 @@
+import { Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
+import {
+  ATTR_HTTP_ROUTE,
+  ATTR_SERVICE_NAME,
+  ATTR_SERVICE_VERSION,
+} from '@opentelemetry/semantic-conventions';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { packageVersion } from '../cli/cli-version';
+import { responseErrorCode } from '../common/errors/response-error-code';
+import type { AppConfig } from '../config/app-config';
+import { decorateInstance } from './nest-spans';
+import { setRequestTraceId } from './request-trace';
+import type { Tracing, TracingConfig } from './tracing-config';
+
+/** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) names it. */
+const SERVICE_NAME = 'catalog-api';
+
+/**
+ * Starts the OpenTelemetry SDK: spans for each request (HTTP, named by its route template), the Nest
+ * guards and handlers (`decorateInstance`), PostgreSQL statements (pg) and Redis commands (ioredis),
+ * batched and exported over OTLP/HTTP to the endpoint of the OTEL_EXPORTER_OTLP_* variables. An
+ * incoming W3C `traceparent` is honoured. Statements and commands are traced only inside a request's
+ * trace: the background polls (catalog state, change feed, replica checks) start none. Scrapes of the
+ * metrics port and `/health` probes are not traced.
+ */
+export function startTracing(config: TracingConfig, app: AppConfig): Tracing {
+  const provider = new NodeTracerProvider({
+    resource: defaultResource()
+      .merge(
+        resourceFromAttributes({
+          [ATTR_SERVICE_NAME]: SERVICE_NAME,
+          [ATTR_SERVICE_VERSION]: packageVersion(__dirname),
+        }),
+      )
+      .merge(detectResources({ detectors: [envDetector] })),
+    spanProcessors: [new BatchSpanProcessor(exporter(config))],
+  });
+  provider.register();
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation({
+        disableOutgoingRequestInstrumentation: true,
+        ignoreIncomingRequestHook: (req) =>
+          req.socket.localPort === app.metricsPort || (req.url ?? '').split('?')[0] === '/health',
+        requestHook: (span, req) => {
+          if ('socket' in req) setRequestTraceId(req as IncomingMessage, span.spanContext().traceId);
+        },
+        // The route template names the request's span (`GET /v1/titles/:imdb_id`), as Express matched it.
+        applyCustomAttributesOnSpan: (span, req, res) => {
+          const route = matchedRoute(
+            req as IncomingMessage & { route?: { path?: unknown } },
+            res as ServerResponse,
+          );
+          if (route === undefined) return;
+          span.setAttribute(ATTR_HTTP_ROUTE, route);
+          span.updateName(`${(req as IncomingMessage).method ?? 'GET'} ${route}`);
+        },
+      }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  return {
+    instrument: { instanceDecorator: decorateInstance },
+    module: {
+      module: TracingShutdownModule,
+      providers: [{ provide: NodeTracerProvider, useValue: provider }, TracingShutdown],
+    },
+  };
+}
+
+/** The route Express matched for an answered request; none for an unknown path (ROUTE_NOT_FOUND). */
+function matchedRoute(
+  req: IncomingMessage & { route?: { path?: unknown } },
+  res: ServerResponse,
+): string | undefined {
+  const path = req.route?.path;
+  return typeof path === 'string' && responseErrorCode(res) !== 'ROUTE_NOT_FOUND' ? path : undefined;
+}
+
+/** Each exporter reads its endpoint, headers, timeout and compression from the OTEL_EXPORTER_OTLP_* variables. */
+function exporter(config: TracingConfig): SpanExporter {
+  return config.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
+}
+
+/** Exports the spans still batched when the application shuts down (after the drain). */
+@Injectable()
+class TracingShutdown implements OnApplicationShutdown {
+  constructor(private readonly provider: NodeTracerProvider) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.provider.shutdown();
+  }
+}
+
+@Module({})
+class TracingShutdownModule {}
