@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# PGlite loads its WebAssembly with a dynamic import(), which Jest's VM allows only with this flag.
+# The flag exposes Node's vm.SourceTextModule to Jest: through it Jest loads NestJS's ES-module packages
+# from our CommonJS tests (require(esm), Node 24.9+) and PGlite's WebAssembly (a dynamic import()).
 export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings=ExperimentalWarning"
 
 echo "== build (the CLI tests run dist/cli.js)"
