@@ -72,6 +72,12 @@ describe('Kubernetes manifests', () => {
     // Unready after at most period × threshold seconds of 500s: inside a drain of a few seconds.
     expect(readiness.periodSeconds! * readiness.failureThreshold!).toBeLessThanOrEqual(5);
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(20);
+    // Every SIGTERM waits out the grace period and then the in-flight requests: the kill comes after both.
+    const setting = (name: string) =>
+      Number(container.env!.find((variable) => variable.name === name)!.value);
+    const drainMs = setting('SHUTDOWN_GRACE_MS') + setting('SHUTDOWN_TIMEOUT_MS');
+    expect(setting('SHUTDOWN_GRACE_MS')).toBeGreaterThanOrEqual(readiness.periodSeconds! * 1000);
+    expect(pod.terminationGracePeriodSeconds! * 1000).toBeGreaterThan(drainMs);
   });
 
   it('does not restart pods because the database is down (liveness is not /health)', () => {
