@@ -143,6 +143,11 @@ export class VersionedCache<V> implements BudgetMember {
     return this.entries.has(key);
   }
 
+  /** The catalog version its entries belong to (null before its first). */
+  get heldVersion(): string | null {
+    return this.version;
+  }
+
   /** Keeps the cache for `version` (the live one, just read): any other version's entries go. */
   useVersion(version: string | null): void {
     if (version === this.version) return;
