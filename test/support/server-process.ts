@@ -29,8 +29,11 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Starts the server with `env` on top of a clean environment and waits until it answers HTTP. */
-  static async start(port: number, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+  /**
+   * Starts the server with `env` on top of a clean environment (and `nodeArgs` for node itself, e.g.
+   * the container's heap cap) and waits until it answers HTTP.
+   */
+  static async start(port: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ServerProcess> {
     // SIGTERM always drains for SHUTDOWN_GRACE_MS: a short one keeps every stop of a test quick.
     const base: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -38,7 +41,7 @@ export class ServerProcess {
       APP_ENV: 'test',
       SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS),
     };
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       env: { ...base, HOST: '127.0.0.1', PORT: String(port), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
