@@ -1,6 +1,6 @@
 /**
  * What distinct client input costs a replica's memory: the built server (`node dist/main.js`) under
- * the container image's heap cap (`--max-old-space-size=192`) gets `--requests` requests of each
+ * the container image's V8 limits (`--max-old-space-size=192 --max-semi-space-size=16`) gets `--requests` requests of each
  * kind, every one carrying input no other carried (ids of 12,000 digits, 100-character searches,
  * list pages, unknown keys, 128-character request ids; test/support/request-flood.ts). Prints the
  * resident set after a warm-up, its peak growth after each kind, the statuses, and whether the
@@ -18,7 +18,7 @@ import {
   residentBytes,
   watchResident,
 } from '../test/support/request-flood';
-import { ServerProcess } from '../test/support/server-process';
+import { CONTAINER_NODE_ARGS, ServerProcess } from '../test/support/server-process';
 import { SERVED_IDS, seedServedCatalog } from '../test/support/served-catalog';
 import { createTestDatabase } from '../test/support/test-database';
 import { sleep } from '../test/support/timing';
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     server = await ServerProcess.start(
       await freePort(),
       { DATABASE_URL: database.config.url, CACHE_BUDGET_MB: String(budgetMb), SHUTDOWN_GRACE_MS: '0' },
-      ['--max-old-space-size=192'],
+      CONTAINER_NODE_ARGS,
     );
     const pid = server.child.pid!;
     const options = { key, knownId: SERVED_IDS[0] };

@@ -1,6 +1,6 @@
 import { freePort } from './support/free-port';
 import { FLOOD_KINDS, type FloodKind, flood, residentBytes, watchResident } from './support/request-flood';
-import { ServerProcess } from './support/server-process';
+import { CONTAINER_NODE_ARGS, ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { sleep } from './support/timing';
@@ -45,7 +45,7 @@ describe('a flood of distinct client input', () => {
     server = await ServerProcess.start(
       await freePort(),
       { DATABASE_URL: database.config.url, CACHE_BUDGET_MB: String(CACHE_BUDGET_MB) },
-      ['--max-old-space-size=192'],
+      CONTAINER_NODE_ARGS,
     );
   }, 120_000);
   afterAll(async () => {
