@@ -1,6 +1,6 @@
 /**
  * What distinct client input costs a replica's memory: the built server (`node dist/main.js`) under
- * the container image's V8 limits (`--max-old-space-size=192 --max-semi-space-size=16`) gets `--requests` requests of each
+ * the container image's V8 limits (`--max-old-space-size=192 --max-semi-space-size=8`) gets `--requests` requests of each
  * kind, every one carrying input no other carried (ids of 12,000 digits, 100-character searches,
  * list pages, unknown keys, 128-character request ids; test/support/request-flood.ts). Prints the
  * resident set after a warm-up, its peak growth after each kind, the statuses, and whether the

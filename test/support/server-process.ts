@@ -5,7 +5,7 @@ import { sleep } from './timing';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 /** The V8 limits the container image runs the server with (Dockerfile's CMD). */
-export const CONTAINER_NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+export const CONTAINER_NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
 /** The grace period of servers a test starts, unless it sets its own (the default is 5 s). */
 export const TEST_SHUTDOWN_GRACE_MS = 200;
 
