@@ -5,7 +5,8 @@
  * pages (movies 1–50 and 1–2,000, series 1–2,000), for `--minutes`. Samples the server's RSS and heap
  * every `--every` seconds; prints the peak and the mean of the first and last fifth of the run.
  * The server reads CACHE_BUDGET_MB (and the other variables) from this process's environment.
- *   npm run bench:soak -- --minutes 20 [--server-node-options=--max-old-space-size=192]
+ *   npm run bench:soak -- --minutes 20 ["--server-node-options=--max-old-space-size=192 --max-semi-space-size=8"]
+ * (the container's V8 limits: Dockerfile's CMD)
  */
 import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
@@ -143,6 +144,8 @@ async function main(): Promise<void> {
     minutes: Number(values.minutes),
     cacheBudgetMb: process.env.CACHE_BUDGET_MB ?? 'default',
     serverNodeOptions: values['server-node-options'],
+    // glibc's malloc arenas (the container may set it): native memory beside V8's heap.
+    mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'default',
     requestsPerSecond: Math.round(result.requests.average),
     statuses,
     rssMb: {

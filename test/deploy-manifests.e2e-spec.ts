@@ -6,6 +6,7 @@ import { Job } from 'kubernetes-models/batch/v1/Job';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Service } from 'kubernetes-models/v1/Service';
+import { CONTAINER_NODE_ARGS } from './support/server-process';
 
 /**
  * `deploy/kubernetes/` against the Kubernetes schemas (kubernetes-models 4.5), and the properties the
@@ -72,6 +73,20 @@ describe('Kubernetes manifests', () => {
     // Unready after at most period × threshold seconds of 500s: inside a drain of a few seconds.
     expect(readiness.periodSeconds! * readiness.failureThreshold!).toBeLessThanOrEqual(5);
     expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(20);
+    // Every SIGTERM waits out the grace period and then the in-flight requests: the kill comes after both.
+    const setting = (name: string) =>
+      Number(container.env!.find((variable) => variable.name === name)!.value);
+    const drainMs = setting('SHUTDOWN_GRACE_MS') + setting('SHUTDOWN_TIMEOUT_MS');
+    expect(setting('SHUTDOWN_GRACE_MS')).toBeGreaterThanOrEqual(readiness.periodSeconds! * 1000);
+    expect(pod.terminationGracePeriodSeconds! * 1000).toBeGreaterThan(drainMs);
+  });
+
+  it("runs the image's server with the V8 limits the memory tests and benchmarks use", () => {
+    const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)!;
+    expect(JSON.parse(cmd[1])).toEqual(['node', ...CONTAINER_NODE_ARGS, 'dist/main.js']);
+    expect(container.command).toBeUndefined();
+    expect(container.args).toBeUndefined();
   });
 
   it('does not restart pods because the database is down (liveness is not /health)', () => {

@@ -227,11 +227,10 @@ function violation(request: FuzzRequest, answer: RawAnswer): string | null {
   const id = answer.headers['x-request-id'];
   if (!id) return 'no X-Request-Id';
   if (answer.status >= 500) return `status ${answer.status}`;
-  const closesAfterRouting = request.extraHeaders.some((h) => BODY_REFUSED_AFTER_ROUTING.includes(h));
-  const refusedBeforeRouting =
-    answer.status === 414 ||
-    answer.status === 431 ||
-    (answer.headers.connection === 'close' && !closesAfterRouting);
+  // Answers written before routing (by the server's `clientError` hook) carry no Date header; every
+  // routed answer does. (Connection: close no longer tells them apart: a routed request that
+  // carries a body is answered with it too.)
+  const refusedBeforeRouting = answer.headers.date === undefined;
   const supplied = request.requestId?.trim() ?? '';
   const expectEcho =
     !refusedBeforeRouting &&

@@ -5,8 +5,8 @@ const PORT = 4330;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Issue 16.3 and 12: requests Node's parser refuses before routing still get the error envelope
- * and a generated X-Request-Id, then the connection closes.
+ * Requests Node's parser refuses before routing, or answers by itself (no Host, CONNECT), still get
+ * the error envelope, an X-Request-Id and the common headers, then the connection closes, and says so.
  */
 describe('requests refused before routing', () => {
   let t: TestApp;
@@ -59,6 +59,68 @@ describe('requests refused before routing', () => {
       });
     },
   );
+
+  /** The headers every answer carries, as a parsed answer's lower-case names. */
+  const expectCommonHeaders = (headers: Record<string, string>) => {
+    expect(headers).toMatchObject({
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      connection: 'close',
+    });
+  };
+
+  it.each([
+    ['GET', 'GET /v1/movies HTTP/1.1\r\nX-Request-Id: no-host.1\r\n\r\n'],
+    ['HEAD', 'HEAD /health HTTP/1.1\r\nX-Request-Id: no-host.1\r\n\r\n'],
+  ])(
+    'answers an HTTP/1.1 %s without Host with 400 in the envelope, echoing its request id',
+    async (method, bytes) => {
+      const answer = await rawRequest(PORT, bytes, 10_000, { head: method === 'HEAD' });
+      expect(answer.status).toBe(400);
+      expectCommonHeaders(answer.headers);
+      expect(answer.headers['x-request-id']).toBe('no-host.1');
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      if (method === 'GET') {
+        expect(JSON.parse(answer.body)).toEqual({
+          error: { code: 'VALIDATION_ERROR', message: expect.any(String), request_id: 'no-host.1' },
+        });
+      }
+    },
+  );
+
+  it('still serves HTTP/1.0 without Host', async () => {
+    const answer = await rawRequest(PORT, 'GET /health HTTP/1.0\r\n\r\n');
+    expect(answer.status).toBe(200);
+  });
+
+  it.each([
+    ['without a request id', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', UUID],
+    ['with one', 'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\nX-Request-Id: tunnel-1\r\n\r\n', /^tunnel-1$/],
+  ])('answers CONNECT %s with 404 ROUTE_NOT_FOUND in the envelope, then closes', async (_case, bytes, id) => {
+    const answer = await rawRequest(PORT, bytes);
+    expect(answer.status).toBe(404);
+    expectCommonHeaders(answer.headers);
+    expect(answer.headers['x-request-id']).toMatch(id);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: {
+        code: 'ROUTE_NOT_FOUND',
+        message: expect.any(String),
+        request_id: answer.headers['x-request-id'],
+      },
+    });
+  });
+
+  it.each([
+    ['broken chunked framing', 'GET /nope HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    ['a body', 'POST /v1/movies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'],
+    ['a body still arriving', 'GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc'],
+  ])('says Connection: close on the answer to a request with %s, and closes', async (_case, bytes) => {
+    const answer = await rawRequest(PORT, bytes);
+    expect([200, 404]).toContain(answer.status);
+    expectCommonHeaders(answer.headers);
+  });
 
   it('ignores a client X-Request-Id it could not parse, and keeps serving', async () => {
     const answer = await rawRequest(

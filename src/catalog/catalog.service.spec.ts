@@ -137,6 +137,48 @@ describe('CatalogService title lookups', () => {
     expect([titleQueries, searchQueries, admitted, listQueries]).toEqual([1, 1, 1, 1]);
   });
 
+  it('after a new catalog, keeps answers of keys never asked before from their first reads', async () => {
+    await service.getByImdbId('tt1');
+    await service.getByImdbId('tt1');
+    await service.search({ q: 'one', search: searchQuery('one'), page: 1, limit: 20 });
+    await service.list('movies', { page: 1, limit: 1 });
+    await service.list('movies', { page: 1, limit: 1 });
+    live = {
+      version: 'v2',
+      titles: new Map([
+        ['tt2', 'Two'],
+        ['tt3', 'Three'],
+      ]),
+    };
+    const [titlesBefore, searchesBefore, listsBefore] = [titleQueries, searchQueries, listQueries];
+    // Every key below is new: no hit on an old key moves the caches to the new catalog.
+    for (let i = 0; i < 3; i++) {
+      expect(await title(service.getByImdbId('tt2'))).toMatchObject({
+        version: 'v2',
+        value: { title: 'Two' },
+      });
+      expect(
+        (await service.search({ q: 'three', search: searchQuery('three'), page: 1, limit: 20 })).version,
+      ).toBe('v2');
+      expect((await service.list('series', { page: 2, limit: 1 })).version).toBe('v2');
+    }
+    // Titles and list pages are kept on their second read, searches on their first.
+    expect(titleQueries - titlesBefore).toBe(2);
+    expect(searchQueries - searchesBefore).toBe(1);
+    expect(listQueries - listsBefore).toBe(2);
+  });
+
+  it('keeps nothing a read found in a catalog other than the live one', async () => {
+    await service.search({ q: 'one', search: searchQuery('one'), page: 1, limit: 20 });
+    live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
+    // A slow read that began before the new catalog was live answers with the old one.
+    searchVersion = 'v1';
+    const ask = () => service.search({ q: 'one', search: searchQuery('one'), page: 2, limit: 20 });
+    expect((await ask()).version).toBe('v1');
+    expect((await ask()).version).toBe('v1');
+    expect(searchQueries).toBe(3);
+  });
+
   describe('searches', () => {
     const ask = (q: string, page = 1) => service.search({ q, search: searchQuery(q), page, limit: 20 });
 

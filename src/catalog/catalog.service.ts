@@ -39,7 +39,7 @@ export class CatalogService {
     const key = searchCacheKey(query.search.key, query);
     const { version, value } =
       (await this.cached(this.caches.searches, key)) ??
-      (await this.caches.searches.readMissing(key, async () => {
+      (await this.readMissing(this.caches.searches, key, async () => {
         const done = await this.admission.admit();
         try {
           return await this.readSearch(query.search, query);
@@ -69,7 +69,7 @@ export class CatalogService {
     const key = listCacheKey(family, query.page, query.limit);
     const { version, value } =
       (await this.cached(this.caches.lists, key)) ??
-      (await this.caches.lists.readMissing(key, async () => {
+      (await this.readMissing(this.caches.lists, key, async () => {
         const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
         return { version: result.version, value: this.pageItems(result.version, result) };
       }));
@@ -80,7 +80,7 @@ export class CatalogService {
   async getByImdbId(imdbId: string): Promise<Versioned<string>> {
     const { version, value } =
       (await this.cached(this.caches.titles, imdbId)) ??
-      (await this.caches.titles.readMissing(imdbId, async () => {
+      (await this.readMissing(this.caches.titles, imdbId, async () => {
         const read = await this.titles.findByImdbId(imdbId);
         return { version: read.version, value: read.row ? serializeTitleJson(read.row) : null };
       }));
@@ -102,6 +102,32 @@ export class CatalogService {
     }
     cache.useVersion((await this.state.current()).state.catalogVersion);
     return cache.lookup(key);
+  }
+
+  /**
+   * `cache.readMissing`, and a cache still holding an older catalog moves to the one the read found
+   * when the newest state reading names it live: after a re-ingest, answers of the new catalog are
+   * kept from the first request that reads one, not only after an old key happens to be asked again
+   * (a crawl or new searches would otherwise run uncached). A read that found a catalog other than
+   * the live one (a slow read that began before the ingest, or a replica behind) changes nothing. An
+   * empty cache takes any read's version by itself, with no state reading.
+   */
+  private readMissing<V>(
+    cache: VersionedCache<V>,
+    key: string,
+    read: () => Promise<Versioned<V>>,
+  ): Promise<Versioned<V>> {
+    return cache.readMissing(key, async () => {
+      const found = await read();
+      if (found.version !== null && cache.size > 0 && found.version !== cache.heldVersion) {
+        const live = await this.state.current().then(
+          (reading) => reading.state.catalogVersion,
+          () => undefined,
+        );
+        if (live === found.version) cache.useVersion(live);
+      }
+      return found;
+    });
   }
 
   /** A page's titles read under `version`, each title's text taken from the title cache where it holds it. */

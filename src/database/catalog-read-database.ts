@@ -2,7 +2,7 @@ import { Pool } from 'pg';
 import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { SqlExecutor } from './database';
 import { REQUEST_DEADLINE, type RequestDeadline, queryWithDeadline } from './deadline-query';
-import type { ReadRouter, ReadServer } from './read-router';
+import { REPLICA_CHECK_TIMEOUT_MS, type ReadRouter, type ReadServer } from './read-router';
 import { hardenPool } from './resilient-client';
 import { PostgresSearchDatabase, SearchDatabase } from './search-database';
 
@@ -71,7 +71,7 @@ const REPLICA_DEADLINE: RequestDeadline = { ...REQUEST_DEADLINE, lockTimeoutMs: 
 
 /**
  * A read replica's pools, sized like the primary's (DATABASE_POOL_SIZE for titles, lists and the
- * state, DATABASE_SEARCH_POOL_SIZE for searches), opened on first use; statements as on the primary
+ * state, DATABASE_SEARCH_POOL_SIZE for searches), plus one connection for the checks, opened on first use; statements as on the primary
  * (unnamed, under the request deadline, and `REPLICA_LOCK_TIMEOUT_MS`), so a pooler may stand in front
  * of the replica too.
  */
@@ -87,6 +87,16 @@ export function replicaServer(
       application_name: 'catalog-api-read',
     }),
   );
+  // One connection of its own for the router's checks, never queued behind the requests' reads.
+  const checks = hardenPool(
+    new Pool({
+      ...POSTGRES_POOL,
+      max: 1,
+      connectionTimeoutMillis: REPLICA_CHECK_TIMEOUT_MS,
+      connectionString: url,
+      application_name: 'catalog-api-read-check',
+    }),
+  );
   const search = new PostgresSearchDatabase(
     url,
     sizes.searchPoolSize,
@@ -97,8 +107,15 @@ export function replicaServer(
     name: serverName(url),
     catalog: { query: (sql, params = []) => queryWithDeadline(pool, sql, params, REPLICA_DEADLINE) },
     search,
+    checks: {
+      query: (sql, params = []) =>
+        queryWithDeadline(checks, sql, params, {
+          statementTimeoutMs: REPLICA_CHECK_TIMEOUT_MS,
+          queryTimeoutMs: REPLICA_CHECK_TIMEOUT_MS,
+        }),
+    },
     close: async () => {
-      await Promise.all([pool.end(), search.onApplicationShutdown()]);
+      await Promise.all([pool.end(), checks.end(), search.onApplicationShutdown()]);
     },
     poolCounts: () => ({ total: pool.totalCount, waiting: pool.waitingCount }),
   };

@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { MAX_REPLICA_LAG_MS, type ReadServer, ReadRouter, replicaFailure } from './read-router';
+import {
+  MAX_REPLICA_LAG_MS,
+  REPLICA_CHECK_TIMEOUT_MS,
+  type ReadServer,
+  ReadRouter,
+  replicaFailure,
+} from './read-router';
 
 type Answer = (sql: string) => Promise<unknown[]>;
 
@@ -93,6 +99,37 @@ describe('ReadRouter', () => {
     replicas[0].answer = answer;
     await router.check();
     expect(router.current).toBe(replicas[0]);
+  });
+
+  it('moves every read hung on a silently partitioned replica as soon as a check finds it unreachable', async () => {
+    const { router, replicas, primary } = fleet(1);
+    await router.check();
+    // Packets dropped: reads and checks alike wait for an answer that never comes.
+    replicas[0].answer = () => new Promise(() => undefined);
+    const hung = [router.query('catalog', 'SELECT titles'), router.query('search', 'SELECT search')];
+    const settled = jest.fn();
+    void Promise.all(hung).then(settled);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).not.toHaveBeenCalled();
+    const started = Date.now();
+    await router.check();
+    expect(Date.now() - started).toBeLessThan(REPLICA_CHECK_TIMEOUT_MS + 400);
+    expect(router.status(replicas[0])).toMatchObject({
+      inRotation: false,
+      reason: expect.stringMatching(/^unreachable/),
+    });
+    expect(await Promise.all(hung)).toEqual([[{ from: 'primary' }], [{ from: 'primary' }]]);
+    expect(primary.served).toEqual(['SELECT titles', 'SELECT search']);
+  });
+
+  it('checks a replica on its own connection when it has one', async () => {
+    const { router, replicas } = fleet(1);
+    const checks = { query: jest.fn(async () => [{ standby: true, lsn: '0/64' }]) };
+    Object.assign(replicas[0], { checks });
+    replicas[0].answer = () => new Promise(() => undefined);
+    await router.check();
+    expect(checks.query).toHaveBeenCalledTimes(1);
+    expect(router.status(replicas[0]).inRotation).toBe(true);
   });
 
   it('falls back to the primary when no replica is in rotation', async () => {

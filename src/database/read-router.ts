@@ -15,6 +15,11 @@ export interface ReadServer {
   close(): Promise<void>;
   /** A replica's catalog pool (titles, lists, state), for /metrics; the primary's is `db_pool_*`. */
   poolCounts?(): { total: number; waiting: number };
+  /**
+   * A replica's own connection for the checks (`catalog` when absent): a check then measures the
+   * server, not a wait behind the requests' reads for a pooled connection.
+   */
+  readonly checks?: SqlExecutor;
 }
 
 /** What a check found of a replica, for the choice of server and for metrics. */
@@ -27,13 +32,21 @@ export interface ReplicaStatus {
 }
 
 /** How often each replica (and the primary's WAL position) is checked. */
-export const REPLICA_CHECK_MS = 1_000;
-/** A check that has not answered in this long finds the replica unreachable. */
-export const REPLICA_CHECK_TIMEOUT_MS = 2_000;
+export const REPLICA_CHECK_MS = 500;
+/**
+ * A check that has not answered in this long finds the replica unreachable: a silent partition
+ * (packets dropped, no reset) is found within REPLICA_CHECK_MS + this (1 s), and the reads hung on
+ * the replica move at once, inside the 2 s of /health and the state reads and the 2.5 s of a request's
+ * statement. A reachable replica answers its one-row check in milliseconds on its own connection.
+ */
+export const REPLICA_CHECK_TIMEOUT_MS = 500;
+/** The primary's WAL position (for the lag) may take longer: its reads do not depend on it. */
+const PRIMARY_CHECK_TIMEOUT_MS = 2_000;
 /** A replica further behind the primary than this is left out until it catches up. */
 export const MAX_REPLICA_LAG_MS = 1_000;
 
 const NOT_CHECKED = 'not checked yet';
+const UNREACHABLE = 'unreachable';
 const PRIMARY_WAL_SQL = 'SELECT pg_current_wal_lsn()::text AS lsn';
 const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
 
@@ -50,8 +63,10 @@ const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_l
  * A replica is left out when a check (every REPLICA_CHECK_MS) finds it unreachable, not a standby,
  * or more than MAX_REPLICA_LAG_MS behind the primary (`PrimaryWalHistory`), and at once when a read
  * on it fails for want of a connection: that read is sent again to the server now chosen, as is a
- * read the replica cancelled for a conflict with recovery. It comes back when a check finds it
- * reachable and caught up.
+ * read the replica cancelled for a conflict with recovery. When it is left out as unreachable, every
+ * read still waiting on it is sent again at once too, without waiting out its own deadline (a silent
+ * partition answers nothing, so those reads would otherwise fail). It comes back when a check finds
+ * it reachable and caught up.
  */
 export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ReadReplicas');
@@ -59,7 +74,10 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
   private readonly statuses: Map<ReadServer, ReplicaStatus>;
   private serving: ReadServer;
   private running: Promise<void> | null = null;
+  private primaryPosition: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  /** Per replica, what its reads in flight wait on beside their answer: it settles when it is found unreachable. */
+  private readonly unreachable = new Map<ReadServer, Unreachable>();
 
   constructor(
     readonly primary: ReadServer,
@@ -97,34 +115,52 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
     const server = this.serving;
     if (server === this.primary) return server[role].query<Row>(sql, params);
     try {
-      return await server[role].query<Row>(sql, params);
+      return await this.unlessUnreachable(server, server[role].query<Row>(sql, params));
     } catch (error) {
+      const next = () => (this.serving !== server ? this.serving : this.primary);
+      if (error instanceof ReplicaUnreachable) return next()[role].query<Row>(sql, params);
       const failure = replicaFailure(error);
       if (failure === null) throw error;
-      if (failure === 'unreachable') this.leaveOut(server, `unreachable: ${messageOf(error)}`);
-      const next = this.serving !== server ? this.serving : this.primary;
-      return next[role].query<Row>(sql, params);
+      if (failure === 'unreachable') this.leaveOut(server, `${UNREACHABLE}: ${messageOf(error)}`);
+      return next()[role].query<Row>(sql, params);
     }
+  }
+
+  /** The read's answer, or `ReplicaUnreachable` as soon as `replica` is found unreachable. */
+  private unlessUnreachable<Row>(replica: ReadServer, read: Promise<Row[]>): Promise<Row[]> {
+    let found = this.unreachable.get(replica);
+    if (!found) this.unreachable.set(replica, (found = new Unreachable()));
+    // An abandoned read still settles later (its own deadline): nothing waits for it then.
+    read.catch(() => undefined);
+    return Promise.race([read, found.settled]);
   }
 
   /** Checks every replica once (joining a check under way); the start awaits the first. */
   check(): Promise<void> {
     if (this.replicas.length === 0) return Promise.resolve();
+    this.primaryPosition ??= this.readPrimaryPosition().finally(() => (this.primaryPosition = null));
     this.running ??= this.runCheck().finally(() => (this.running = null));
     return this.running;
   }
 
-  private async runCheck(): Promise<void> {
+  /**
+   * The primary's WAL position, recorded for the replicas' lag. Apart from the replicas' checks, so
+   * a slow primary never delays finding a replica unreachable.
+   */
+  private async readPrimaryPosition(): Promise<void> {
     try {
       const [row] = await withTimeout(
         this.primary.catalog.query<{ lsn: string }>(PRIMARY_WAL_SQL),
-        REPLICA_CHECK_TIMEOUT_MS,
+        PRIMARY_CHECK_TIMEOUT_MS,
       );
       this.history.record(parseLsn(row.lsn), this.now());
     } catch {
       // The primary is unreachable (requests fail on their limits anyway): replicas are judged on
       // what they answer themselves, their lag on the positions already recorded.
     }
+  }
+
+  private async runCheck(): Promise<void> {
     await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
     this.choose();
   }
@@ -133,9 +169,12 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
     const sentAt = this.now();
     let row: { standby: boolean; lsn: string | null };
     try {
-      [row] = await withTimeout(replica.catalog.query(REPLICA_SQL), REPLICA_CHECK_TIMEOUT_MS);
+      [row] = await withTimeout(
+        (replica.checks ?? replica.catalog).query(REPLICA_SQL),
+        REPLICA_CHECK_TIMEOUT_MS,
+      );
     } catch (error) {
-      this.judge(replica, `unreachable: ${messageOf(error)}`, null);
+      this.judge(replica, `${UNREACHABLE}: ${messageOf(error)}`, null);
       return;
     }
     if (!row.standby) {
@@ -159,11 +198,18 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
   private judge(replica: ReadServer, reason: string | null, lagMs: number | null): void {
     const status = this.statuses.get(replica)!;
     const inRotation = reason === null;
+
     if (inRotation !== status.inRotation || status.reason === NOT_CHECKED) {
       if (inRotation) this.logger.log(`Read replica ${replica.name} is in rotation`);
       else this.logger.warn(`Read replica ${replica.name} is left out: ${reason}`);
     }
     Object.assign(status, { inRotation, reason, lagMs });
+    if (reason?.startsWith(UNREACHABLE)) {
+      // Another server is chosen first: the reads abandoned on this one are sent there.
+      this.choose();
+      this.unreachable.get(replica)?.settle();
+      this.unreachable.delete(replica);
+    }
   }
 
   /** The preferred replica when in rotation, else the next one in rotation, else the primary. */
@@ -180,6 +226,23 @@ export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown
     if (chosen === this.serving) return;
     this.serving = chosen;
     this.logger.log(`Catalog reads now go to ${chosen === this.primary ? 'the primary' : chosen.name}`);
+  }
+}
+
+/** A read abandoned on a replica found unreachable while it waited: it is sent to the next server. */
+class ReplicaUnreachable extends Error {}
+
+/** Settles (rejecting with `ReplicaUnreachable`) once, when its replica is found unreachable. */
+class Unreachable {
+  readonly settled: Promise<never>;
+  settle!: () => void;
+
+  constructor() {
+    this.settled = new Promise<never>((_, reject) => {
+      this.settle = () => reject(new ReplicaUnreachable('the read replica was found unreachable'));
+    });
+    // Rejected with no read waiting on it: nothing to report.
+    this.settled.catch(() => undefined);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { TLSSocket } from 'node:tls';
 import type { NextFunction, Request, Response } from 'express';
+import { errorEnvelope } from '../common/errors/error-envelope';
 import { assignRequestId } from '../common/request-id/request-id';
 import { EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers';
 
@@ -7,14 +8,29 @@ import { EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-head
  * Express middleware, first in the chain, so every answer carries what it sets (errors, unknown
  * routes and `/health` included): the security headers and `Cache-Control: no-store` (routes with a
  * cache policy replace it), `Strict-Transport-Security` when the request arrived over HTTPS, and the
- * request's id. One layer with a prebuilt list: the same headers as a separate Helmet layer cost
+ * request's id; an HTTP/1.1 request without Host is refused (400) here. One layer with a prebuilt list: the same headers as a separate Helmet layer cost
  * 4–6% of a cached lookup's CPU (bench/RESULTS.md, issue 31).
  */
 export function answerHeaders(req: Request, res: Response, next: NextFunction): void {
   for (const [name, value] of EVERY_ANSWER_HEADERS) res.setHeader(name, value);
   if (arrivedOverHttps(req)) res.setHeader(...STRICT_TRANSPORT_SECURITY);
-  assignRequestId(req, res);
+  const requestId = assignRequestId(req, res);
+  if (req.headers.host === undefined && req.httpVersion === '1.1') {
+    refuseWithoutHost(res, requestId);
+    return;
+  }
   next();
+}
+
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112, 3.2: a server answers 400 without one). Answered here,
+ * in the envelope, with the headers set above, and the connection closed.
+ */
+function refuseWithoutHost(res: Response, requestId: string): void {
+  res.statusCode = 400;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Connection', 'close');
+  res.end(JSON.stringify(errorEnvelope('VALIDATION_ERROR', 'The request has no Host header.', requestId)));
 }
 
 /**

@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { errorEnvelope } from '../common/errors/error-envelope';
-import { REQUEST_ID_HEADER } from '../common/request-id/request-id';
+import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from '../common/request-id/request-id';
 import type { RoutedRequests } from './routed-requests';
 import { SECURITY_HEADER_LINES } from './security-headers';
 
@@ -72,17 +72,44 @@ export function answerClientError(error: ClientError, socket: Duplex, routed?: R
 
 function refusalBytes(error: ClientError, socket: Duplex): string {
   const refusal = refusalFor(error);
-  const requestId = randomUUID();
-  const body = JSON.stringify(errorEnvelope(refusal.code, refusal.message, requestId));
   logger.debug(`Refused a request before routing (${error.code ?? 'unknown'}): ${refusal.status}`);
+  return rawRefusal(refusal, randomUUID(), (socket as Partial<TLSSocket>).encrypted === true);
+}
+
+/**
+ * A complete HTTP/1.1 answer in the error envelope, for a socket Express never sees: the request id,
+ * the security headers every answer carries, and `Connection: close` (the caller then ends the socket).
+ */
+export function rawRefusal(refusal: Refusal, requestId: string, encrypted: boolean): string {
+  const body = JSON.stringify(errorEnvelope(refusal.code, refusal.message, requestId));
   return (
     `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     `${REQUEST_ID_HEADER}: ${requestId}\r\n` +
-    SECURITY_HEADER_LINES[(socket as Partial<TLSSocket>).encrypted ? 'https' : 'http'] +
+    SECURITY_HEADER_LINES[encrypted ? 'https' : 'http'] +
     'Connection: close\r\n\r\n' +
     body
+  );
+}
+
+/**
+ * The server's `connect` hook: Node parses CONNECT (a proxy's tunnel request) itself and, with no
+ * listener, closes the connection unanswered. It is "a method other than GET/HEAD": 404
+ * ROUTE_NOT_FOUND in the envelope, with the client's X-Request-Id when acceptable, then close.
+ */
+export function answerConnect(request: IncomingMessage, socket: Duplex): void {
+  const supplied = request.headers['x-request-id'];
+  const requestId =
+    typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
+  logger.debug('Refused a CONNECT request: 404');
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    rawRefusal(
+      { status: 404, code: 'ROUTE_NOT_FOUND', message: ERROR_CATALOGUE.ROUTE_NOT_FOUND.message },
+      requestId,
+      (socket as Partial<TLSSocket>).encrypted === true,
+    ),
   );
 }
 

@@ -7,19 +7,14 @@ const logger = new Logger('Shutdown');
 /** Closing the pools and Redis after the server stopped gets this long before the exit is forced. */
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** How many connections the server holds open now (keep-alive ones included). */
-export function openConnections(server: Server): Promise<number> {
-  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 1 : count)));
-}
-
 /**
  * How long /health fails while requests are still served before the listener closes. The grace
- * period is for a load balancer that routes here; Ctrl-C (SIGINT) is a person at a terminal, and a
- * server holding no connection has no client to move, so both stop at once.
+ * period is for the load balancers and node proxies that route here: they learn of a terminating
+ * pod some seconds after SIGTERM and keep sending new connections meanwhile, whether or not one is
+ * open now, so SIGTERM always waits it out. Ctrl-C (SIGINT) is a person at a terminal: it stops at once.
  */
-export async function gracePeriodFor(signal: string, server: Server, config: ServerConfig) {
+export function gracePeriodFor(signal: string, config: ServerConfig) {
   if (signal === 'SIGINT') return { ms: 0, reason: 'interactive stop' };
-  if ((await openConnections(server)) === 0) return { ms: 0, reason: 'no open connections' };
   return { ms: config.shutdownGraceMs, reason: null };
 }
 
@@ -33,7 +28,7 @@ export async function gracePeriodFor(signal: string, server: Server, config: Ser
 export async function drain(app: INestApplication, config: ServerConfig, signal: string): Promise<void> {
   app.get(DrainState).start();
   const server = app.getHttpServer() as Server;
-  const grace = await gracePeriodFor(signal, server, config);
+  const grace = gracePeriodFor(signal, config);
   if (grace.reason) {
     logger.log(`${signal}: stopping now (${grace.reason}); in-flight requests finish first`);
   } else {

@@ -1,9 +1,9 @@
 import { type INestApplication, Logger } from '@nestjs/common';
 import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { type SecureVersion, Server as TlsServer } from 'node:tls';
 import { APP_CONFIG, type AppConfig, type ServerConfig } from '../config/app-config';
-import { answerClientError } from './client-error.handler';
+import { answerClientError, answerConnect } from './client-error.handler';
 import { DrainState } from './drain-state';
 import { RoutedRequests } from './routed-requests';
 import { type TlsCredentials, secureContextOptions } from './tls-credentials';
@@ -45,6 +45,11 @@ export function configureHttpServer(server: Server, config: ServerConfig, drain:
   const routed = new RoutedRequests();
   routed.watch(server);
   server.on('clientError', (error, socket) => answerClientError(error, socket, routed));
+  server.on('connect', answerConnect);
+  // An HTTP/1.1 request without Host is refused by `answerHeaders` in the envelope; Node's own
+  // refusal is a bare 400 with no body, request id or security headers. (`http.createServer`'s
+  // option of this name, which Node reads from the server per request; Nest creates the server.)
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   // No route reads a body, so an expectation about it (anything but 100-continue) is ignored and
   // the request routed as usual; without this listener Node answers a bare 417 itself.
   server.on('checkExpectation', (request, response) => server.emit('request', request, response));
@@ -56,11 +61,19 @@ export function configureHttpServer(server: Server, config: ServerConfig, drain:
       socket.destroy();
     });
   }
-  // While draining, every answer closes its connection, so clients move to another replica.
-  server.prependListener('request', (_req, res) => {
-    if (drain.draining) res.setHeader('Connection', 'close');
+  // While draining, every answer closes its connection, so clients move to another replica. No
+  // route reads a body, so a request that carries one is answered and its connection closed, and
+  // says so: the body's framing may still fail after the answer, and nothing else is read after it.
+  server.prependListener('request', (req, res) => {
+    if (drain.draining || carriesBody(req)) res.setHeader('Connection', 'close');
   });
   return server;
+}
+
+/** Whether a request announces a body (its framing is read after the head, and may still fail). */
+function carriesBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** `configureHttpServer` for a Nest application's server, with its configuration and drain state. */

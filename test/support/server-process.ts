@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { sleep } from './timing';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+/** The V8 limits the container image runs the server with (Dockerfile's CMD). */
+export const CONTAINER_NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
+/** The grace period of servers a test starts, unless it sets its own (the default is 5 s). */
+export const TEST_SHUTDOWN_GRACE_MS = 200;
 
 export interface HttpAnswer {
   status: number;
@@ -27,10 +31,19 @@ export class ServerProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Starts the server with `env` on top of a clean environment and waits until it answers HTTP. */
-  static async start(port: number, env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-    const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, LOG_LEVEL: 'warn', APP_ENV: 'test' };
-    const child = spawn(process.execPath, [MAIN], {
+  /**
+   * Starts the server with `env` on top of a clean environment (and `nodeArgs` for node itself, e.g.
+   * the container's heap cap) and waits until it answers HTTP.
+   */
+  static async start(port: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ServerProcess> {
+    // SIGTERM always drains for SHUTDOWN_GRACE_MS: a short one keeps every stop of a test quick.
+    const base: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      LOG_LEVEL: 'warn',
+      APP_ENV: 'test',
+      SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS),
+    };
+    const child = spawn(process.execPath, [...nodeArgs, MAIN], {
       env: { ...base, HOST: '127.0.0.1', PORT: String(port), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TEST_SHUTDOWN_GRACE_MS } from './server-process';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
@@ -48,7 +49,13 @@ export interface RunningServer {
 
 export function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer> {
   const child = spawn(process.execPath, [MAIN], {
-    env: cleanEnvironment({ HOST: '127.0.0.1', PORT: '0', ...env }),
+    // SIGTERM always drains for SHUTDOWN_GRACE_MS: a short one keeps every stop of a test quick.
+    env: cleanEnvironment({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SHUTDOWN_GRACE_MS: String(TEST_SHUTDOWN_GRACE_MS),
+      ...env,
+    }),
   });
   let stdout = '';
   let stderr = '';

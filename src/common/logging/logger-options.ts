@@ -1,17 +1,21 @@
 import type { Params } from 'nestjs-pino';
 import { type Logger, pino, stdSerializers } from 'pino';
 import type { AppConfig } from '../../config/app-config';
+import { redactKeys } from './key-redaction';
 
 /**
  * The process's one pino logger: JSON lines at LOG_LEVEL. Request headers are never logged, so
  * neither the API key nor the Authorization header can reach a log; `redact` guards against later
- * changes.
+ * changes. Whatever else a line holds that a client sent (a request id, a URL, an address from
+ * X-Forwarded-For, an error's message), a key-shaped value in any encoding is replaced in the
+ * written line (`redactKeys`): a key sent in the wrong place never reaches a log.
  */
 export function rootLogger(config: Pick<AppConfig, 'logLevel'>): Logger {
   return pino({
     level: config.logLevel,
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
     serializers: { err: serializeError },
+    hooks: { streamWrite: redactKeys },
   });
 }
 

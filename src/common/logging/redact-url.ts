@@ -1,14 +1,14 @@
+import { REDACTED, redactKeys } from './key-redaction';
+
 /** Query parameters whose values are credentials wherever they appear (compared case-insensitively). */
 const CREDENTIAL_PARAMETER =
   /^(api[-_]?key|key|token|access[-_]?token|auth|authorization|bearer|password|passwd|secret|client[-_]?secret|signature|sig|session|jwt)$/i;
-/** An API key of this service, anywhere in a URL (path or query), escaped or not. */
-const API_KEY_TEXT = /mov(_|%5f)live(_|%5f)[A-Za-z0-9_%-]*/gi;
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 /**
  * The URL as it may be logged: values of credential-like query parameters and anything shaped like
  * an API key are replaced, so a key sent in the wrong place (`?api_key=mov_live_…`) never reaches a
- * log. The rest of the URL stays as received, for debugging.
+ * log, however it is escaped (`redactKeys`). The rest of the URL stays as received, for debugging.
  */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
@@ -22,7 +22,7 @@ export function redactUrl(url: string): string {
           .split('&')
           .map(redactParameter)
           .join('&');
-  return (path + query).replace(API_KEY_TEXT, REDACTED);
+  return redactKeys(path + query);
 }
 
 function redactParameter(pair: string): string {

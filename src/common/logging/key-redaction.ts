@@ -1,0 +1,27 @@
+export const REDACTED = '[REDACTED]';
+
+const KEY_PREFIX = 'mov_live_';
+
+/** One character as sent, or percent-escaped (either case of letter and hex, escapes of `%` too). */
+function anyEncoding(char: string): string {
+  const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+  const variants = new Set([hex(char.toLowerCase()), hex(char.toUpperCase())]);
+  return `(?:${char === '_' ? '_' : char}|%(?:25)*(?:${[...variants].join('|')}))`;
+}
+
+/**
+ * Text shaped like an API key of this service in any encoding a client can send: the prefix
+ * `mov_live_` in any case, each character as is or percent-escaped (in either case, escaped once or
+ * more), then the secret's characters or escapes. Matched on the text as written, so no decoding
+ * step can be skipped; everything from the prefix to the end of the run is redacted.
+ */
+const KEY_TEXT = new RegExp(
+  `${[...KEY_PREFIX].map(anyEncoding).join('')}(?:[A-Za-z0-9_-]|%(?:25)*[0-9A-Fa-f]{2})*`,
+  'gi',
+);
+
+/** The text with every key-shaped run replaced by `[REDACTED]`. */
+export function redactKeys(text: string): string {
+  KEY_TEXT.lastIndex = 0;
+  return KEY_TEXT.test(text) ? text.replace(KEY_TEXT, REDACTED) : text;
+}
