@@ -45,7 +45,8 @@ for (const part of parts) {
   for (const file of results.testResults) {
     const where = relative(root, file.name);
     for (const test of file.assertionResults) {
-      if (test.status === 'failed') failures.push(`${name}: ${where} › ${test.fullName}`);
+      if (test.status === 'failed')
+        failures.push(`${name}: ${where} › ${[...test.ancestorTitles, test.title].join(' › ')}`);
     }
     if (brokenFiles.includes(file))
       failures.push(`${name}: ${where} failed outside its tests (see its error above)`);
