@@ -81,24 +81,33 @@ describe('keys CLI', () => {
     }
   });
 
-  it.each([
-    [['keys:create', '--name', 'x', '--rpm', 'abc', '--monthly-quota', '1'], '--rpm'],
-    [['keys:create', '--name', 'x', '--rpm', '0', '--monthly-quota', '1'], '--rpm'],
-    [['keys:create', '--name', 'x', '--rpm', '1', '--monthly-quota', '1.5'], '--monthly-quota'],
-    [['keys:create', '--rpm', '1', '--monthly-quota', '1'], '--name'],
-    [['keys:create', '--name', ' ', '--rpm', '1', '--monthly-quota', '1'], '--name'],
-    [['keys:create', '--name', 'x', '--rpm', '1', '--monthly-quota', '1', '--bogus'], '--bogus'],
-    [['keys:disable', 'not-a-uuid'], 'not-a-uuid'],
-    [['keys:enable', '00000000-0000-4000-8000-000000000000'], '00000000-0000-4000-8000-000000000000'],
-    [['keys:disable'], 'id'],
-    [['no:such-command'], 'no:such-command'],
-  ])('refuses %j with one line naming %s, changing nothing', async (args, named) => {
-    const before = (await runCli(['keys:list', '--json'], env)).stdout;
-    const result = await runCli(args, env);
-    expect(result.code).not.toBe(0);
-    oneLineError(result.stderr);
-    expect(result.stderr).toContain(named);
-    expect((await runCli(['keys:list', '--json'], env)).stdout).toBe(before);
+  describe('refusals', () => {
+    // The keys as listed before any refusal: after each one, the listing is still exactly this.
+    let listed: string;
+    beforeAll(async () => {
+      const listing = await runCli(['keys:list', '--json'], env);
+      expect(listing).toMatchObject({ code: 0, stderr: '' });
+      listed = listing.stdout;
+    });
+
+    it.each([
+      [['keys:create', '--name', 'x', '--rpm', 'abc', '--monthly-quota', '1'], '--rpm'],
+      [['keys:create', '--name', 'x', '--rpm', '0', '--monthly-quota', '1'], '--rpm'],
+      [['keys:create', '--name', 'x', '--rpm', '1', '--monthly-quota', '1.5'], '--monthly-quota'],
+      [['keys:create', '--rpm', '1', '--monthly-quota', '1'], '--name'],
+      [['keys:create', '--name', ' ', '--rpm', '1', '--monthly-quota', '1'], '--name'],
+      [['keys:create', '--name', 'x', '--rpm', '1', '--monthly-quota', '1', '--bogus'], '--bogus'],
+      [['keys:disable', 'not-a-uuid'], 'not-a-uuid'],
+      [['keys:enable', '00000000-0000-4000-8000-000000000000'], '00000000-0000-4000-8000-000000000000'],
+      [['keys:disable'], 'id'],
+      [['no:such-command'], 'no:such-command'],
+    ])('refuses %j with one line naming %s, changing nothing', async (args, named) => {
+      const result = await runCli(args, env);
+      expect(result.code).not.toBe(0);
+      oneLineError(result.stderr);
+      expect(result.stderr).toContain(named);
+      expect((await runCli(['keys:list', '--json'], env)).stdout).toBe(listed);
+    });
   });
 
   it('refuses bad configuration with one line naming the variable', async () => {

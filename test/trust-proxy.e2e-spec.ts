@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { type RunningServer, startServer } from './support/startup-process';
 import { createServedDatabase, databaseEnvironment } from './support/served-database';
 import type { TestDatabase } from './support/test-database';
+import { eventually } from './support/timing';
 
 /** A GET of /health from 127.0.0.1 with `headers`; the answer's headers. */
 function health(server: RunningServer, headers: Record<string, string>) {
@@ -15,18 +16,25 @@ function health(server: RunningServer, headers: Record<string, string>) {
   });
 }
 
-/** The client address the access line of request `id` settled on. */
-function loggedAddress(server: RunningServer, id: string): string | undefined {
-  const line = server
+/** The access line of request `id`, once the server has written it (after its answer was sent). */
+function accessLine(server: RunningServer, id: string) {
+  return server
     .stdout()
     .split('\n')
+    .slice(0, -1) // whole lines only: the last may be half written
     .filter((text) => text.startsWith('{'))
     .map((text) => JSON.parse(text) as { msg: string; req?: { id: string; remoteAddress?: string } })
     .find((entry) => entry.msg === 'request completed' && entry.req?.id === id);
-  return line?.req?.remoteAddress;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+/**
+ * The client address the access line of request `id` settled on. The line reaches us through the
+ * server's stdout some time after the answer did: wait for it (10 s) rather than for a fixed time.
+ */
+async function loggedAddress(server: RunningServer, id: string): Promise<string | undefined> {
+  await eventually(async () => accessLine(server, id) !== undefined, 10_000, 50).catch(() => undefined);
+  return accessLine(server, id)?.req?.remoteAddress;
+}
 
 /** Headers a client forges to look like another client that came over HTTPS. */
 const FORGED = { 'X-Forwarded-For': '198.51.100.9, 203.0.113.7', 'X-Forwarded-Proto': 'https' };
@@ -57,8 +65,7 @@ describe('TRUST_PROXY with forged X-Forwarded-* headers', () => {
     await withServer(undefined, async (server) => {
       const headers = await health(server, { ...FORGED, 'X-Request-Id': 'forged-off' });
       expect(headers['strict-transport-security']).toBeUndefined();
-      await settle();
-      expect(loggedAddress(server, 'forged-off')).toBe('127.0.0.1');
+      expect(await loggedAddress(server, 'forged-off')).toBe('127.0.0.1');
     });
   });
 
@@ -66,8 +73,7 @@ describe('TRUST_PROXY with forged X-Forwarded-* headers', () => {
     await withServer('10.0.0.0/8, 192.168.0.1', async (server) => {
       const headers = await health(server, { ...FORGED, 'X-Request-Id': 'forged-untrusted' });
       expect(headers['strict-transport-security']).toBeUndefined();
-      await settle();
-      expect(loggedAddress(server, 'forged-untrusted')).toBe('127.0.0.1');
+      expect(await loggedAddress(server, 'forged-untrusted')).toBe('127.0.0.1');
     });
   });
 
@@ -80,17 +86,15 @@ describe('TRUST_PROXY with forged X-Forwarded-* headers', () => {
         'X-Request-Id': 'trusted-http',
       });
       expect(plain['strict-transport-security']).toBeUndefined();
-      await settle();
-      expect(loggedAddress(server, 'trusted-https')).toBe('203.0.113.7');
-      expect(loggedAddress(server, 'trusted-http')).toBe('203.0.113.8');
+      expect(await loggedAddress(server, 'trusted-https')).toBe('203.0.113.7');
+      expect(await loggedAddress(server, 'trusted-http')).toBe('203.0.113.8');
     });
   });
 
   it('one trusted hop: an address the client put further left cannot pose as the client', async () => {
     await withServer('1', async (server) => {
       await health(server, { ...FORGED, 'X-Request-Id': 'one-hop' });
-      await settle();
-      expect(loggedAddress(server, 'one-hop')).toBe('203.0.113.7');
+      expect(await loggedAddress(server, 'one-hop')).toBe('203.0.113.7');
     });
   });
 });

@@ -71,12 +71,15 @@ export interface FloodResult {
   seconds: number;
 }
 
-/** Sends `count` requests of `kind`, `concurrency` at a time on kept-alive connections. */
+/**
+ * Sends `count` requests of `kind`, `concurrency` at a time on kept-alive connections; with `repeat`,
+ * the same `repeat` inputs over and over (the load without the distinct input).
+ */
 export async function flood(
   port: number,
   kind: FloodKind,
   count: number,
-  options: { key: string; knownId: string; concurrency?: number; offset?: number },
+  options: { key: string; knownId: string; concurrency?: number; offset?: number; repeat?: number },
 ): Promise<FloodResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency ?? 16 });
   const statuses: Record<string, number> = {};
@@ -85,7 +88,8 @@ export async function flood(
   const started = Date.now();
   const worker = async () => {
     while (next < count) {
-      const i = (options.offset ?? 0) + next++;
+      const n = next++;
+      const i = (options.offset ?? 0) + (options.repeat ? n % options.repeat : n);
       const { path, headers } = floodRequest(kind, i, options.key, options.knownId);
       const status = await get(port, path, headers, agent).catch(() => 0);
       if (status === 0) failures++;
