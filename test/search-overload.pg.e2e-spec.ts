@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { MAX_SEARCH_START_MS, SearchAdmission } from '../src/catalog/search/search-admission';
+import { MAX_SEARCH_ANSWER_MS, SearchAdmission } from '../src/catalog/search/search-admission';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
@@ -9,12 +9,12 @@ const REFUSED = 50;
 const RPM = 1_000_000;
 
 /**
- * A search the replica could not start in time is refused on arrival, as the contract allows a
+ * A search the replica could not answer in time is refused on arrival, as the contract allows a
  * failure of the service: 500 INTERNAL_ERROR with the headers of any 500 after authentication and no
  * Retry-After (the contract's header is "429 only"), counted in the minute and the month like every
  * request past the per-minute check. The admission is brought to a known state through its own API:
  * searches take longer than the start bound (one measured), and the one search connection is held,
- * so every search arriving now could not start in time. None can start while the test holds the
+ * so no search arriving now could be answered in time. None can start while the test holds the
  * slot, so each answer given meanwhile was decided on arrival. PostgreSQL only: the search pool of
  * one is a PostgreSQL setting (the embedded database runs two).
  */
@@ -35,7 +35,7 @@ describe('search overload', () => {
     await t.database.drop();
   });
 
-  it('refuses on arrival what it cannot start in time: a 500 with the contract headers, charged to the month', async () => {
+  it('refuses on arrival what it cannot answer in time: a 500 with the contract headers, charged to the month', async () => {
     const admission = t.app.get(SearchAdmission);
     const { key } = await t.apiKeys.create({ name: 'overload', rpm: RPM, monthlyQuota: 1_000_000 });
     const get = (path: string) => fetch(`${origin}${path}`, { headers: { Authorization: `Bearer ${key}` } });
@@ -43,7 +43,7 @@ describe('search overload', () => {
     expect(await monthUsed()).toBe(0);
 
     const slow = admission.admit() as () => void;
-    await sleep(MAX_SEARCH_START_MS + 100);
+    await sleep(MAX_SEARCH_ANSWER_MS + 100);
     slow();
     const held = admission.admit() as () => void;
     const refusals = await Promise.all(

@@ -19,7 +19,7 @@ export class SearchAdmissionMetrics {
     gauge('search_waiting', 'Searches waiting for their turn', () => admission.waitingCount);
     new Counter({
       name: 'search_refused_total',
-      help: 'Searches refused because this replica could not start them in time (500 INTERNAL_ERROR)',
+      help: 'Searches refused because this replica could not answer them within 1 s (500 INTERNAL_ERROR)',
       registers: [registry],
       collect() {
         this.reset();

@@ -2,13 +2,16 @@ import { Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../common/errors/api-error';
 
-/** A search that could not start within this long of its arrival is refused on arrival. */
-export const MAX_SEARCH_START_MS = 1_000;
+/**
+ * A search that could not be answered within this long of its arrival (its wait for a turn and the
+ * average search's duration) is refused on arrival.
+ */
+export const MAX_SEARCH_ANSWER_MS = 1_000;
 /**
  * A search admitted on an estimate that proved wrong (the database slowed down after it arrived) is
- * refused once it has waited this many times the start bound, not after every slow search ahead of it.
+ * refused once it has waited this many times the bound, not after every slow search ahead of it.
  */
-export const MAX_WAIT_IN_START_BOUNDS = 2;
+export const MAX_WAIT_IN_BOUNDS = 2;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
 /** Weight of the newest duration in the running average of search durations. */
@@ -19,7 +22,7 @@ export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 export interface SearchAdmissionOptions {
   /** Searches that may run at once (the search database's own concurrency); more wait their turn. */
   concurrency: number;
-  maxStartMs?: number;
+  maxAnswerMs?: number;
   /** Milliseconds from any fixed origin (default: the monotonic clock). */
   clock?: () => number;
 }
@@ -36,14 +39,14 @@ interface WaitingSearch {
 /**
  * Searches that read the database, admitted by one rule (docs/search.md, "Search admission"):
  * at most `concurrency` run at once and the rest wait in arrival order; a search that cannot start
- * at once is refused on arrival when its place in the queue could not start within `maxStartMs`:
- * the searches that must finish first × the running average duration / `concurrency`. A refusal is
+ * at once is refused on arrival when it could not be answered within `maxAnswerMs`: the searches that
+ * must finish first × the running average duration / `concurrency`, and its own duration. A refusal is
  * 500 INTERNAL_ERROR, counted like every request; it is expected, so it is logged as a count.
  */
 export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');
   private readonly concurrency: number;
-  private readonly maxStartMs: number;
+  private readonly maxAnswerMs: number;
   private readonly maxWaitMs: number;
   private readonly clock: () => number;
   private running = 0;
@@ -56,8 +59,8 @@ export class SearchAdmission {
 
   constructor(options: SearchAdmissionOptions) {
     this.concurrency = options.concurrency;
-    this.maxStartMs = options.maxStartMs ?? MAX_SEARCH_START_MS;
-    this.maxWaitMs = MAX_WAIT_IN_START_BOUNDS * this.maxStartMs;
+    this.maxAnswerMs = options.maxAnswerMs ?? MAX_SEARCH_ANSWER_MS;
+    this.maxWaitMs = MAX_WAIT_IN_BOUNDS * this.maxAnswerMs;
     this.clock = options.clock ?? (() => performance.now());
   }
 
@@ -81,16 +84,16 @@ export class SearchAdmission {
   admit(): Promise<SearchDone> | SearchDone {
     this.refuseOverdue();
     if (this.waiting.length === 0 && this.running < this.concurrency) return this.start();
-    if (this.estimatedStartMs() > this.maxStartMs) throw this.refusal();
+    if (this.estimatedAnswerMs() > this.maxAnswerMs) throw this.refusal();
     return new Promise<SearchDone>((start, refuse) =>
       this.waiting.push({ arrivedAt: this.clock(), start, refuse }),
     );
   }
 
-  /** How long a search arriving now would wait for a free slot. */
-  private estimatedStartMs(): number {
+  /** How long a search arriving now would take to be answered: its wait for a free slot, then its run. */
+  private estimatedAnswerMs(): number {
     const mustFinish = this.running + this.waiting.length - this.concurrency + 1;
-    return (mustFinish * this.averageDurationMs) / this.concurrency;
+    return (mustFinish * this.averageDurationMs) / this.concurrency + this.averageDurationMs;
   }
 
   private start(): SearchDone {
@@ -128,7 +131,7 @@ export class SearchAdmission {
     if (now - this.lastLogAt >= REFUSAL_LOG_INTERVAL_MS) {
       this.logger.warn(
         { refused: this.refusedSinceLog },
-        'Searches refused: the replica could not start them in time',
+        'Searches refused: the replica could not answer them in time',
       );
       this.refusedSinceLog = 0;
       this.lastLogAt = now;
