@@ -14,8 +14,13 @@ export const MAX_SEARCH_ANSWER_MS = 1_000;
 export const MAX_WAIT_IN_BOUNDS = 2;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
-/** Weight of the newest duration in the running average of search durations. */
-const DURATION_WEIGHT = 0.2;
+/**
+ * Weights of the newest duration in the running average of search durations: a slower search moves
+ * it fast, a faster one slowly, so a few quick searches do not fill the queue beyond what the
+ * replica can answer in time.
+ */
+const SLOWER_WEIGHT = 0.5;
+const FASTER_WEIGHT = 0.05;
 /** At most one warning per this long counts the searches refused. */
 export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
@@ -106,7 +111,9 @@ export class SearchAdmission {
       this.running--;
       const duration = this.clock() - startedAt;
       this.averageDurationMs = this.durationMeasured
-        ? this.averageDurationMs + DURATION_WEIGHT * (duration - this.averageDurationMs)
+        ? this.averageDurationMs +
+          (duration > this.averageDurationMs ? SLOWER_WEIGHT : FASTER_WEIGHT) *
+            (duration - this.averageDurationMs)
         : duration;
       this.durationMeasured = true;
       this.refuseOverdue();
