@@ -1,7 +1,6 @@
 import {
   ASSUMED_SEARCH_DURATION_MS,
   MAX_SEARCH_ANSWER_MS,
-  MAX_WAIT_IN_BOUNDS,
   SearchAdmission,
   type SearchDone,
 } from './search-admission';
@@ -123,13 +122,26 @@ describe('SearchAdmission', () => {
     expect(ask(admission, 1).refusals).toEqual([REFUSAL]);
   });
 
-  it('refuses a search admitted on an estimate that proved wrong once it has waited twice the bound', async () => {
+  it('starts a waiting search whose turn still leaves time to answer it within the bound', async () => {
+    const admission = admissionOf(1);
+    await measure(admission, 10);
+    const searches = ask(admission, 2);
+    // Slower than the average said (10 ms), but the next one still has 500 ms less its new average.
+    now += 500;
+    searches.done[0]!();
+    await settle();
+    expect(searches.refusals).toEqual([]);
+    expect(admission.runningCount).toBe(1);
+  });
+
+  it('refuses a waiting search once its turn could no longer be answered within the bound', async () => {
     const admission = admissionOf(1);
     await measure(admission, 10);
     const searches = ask(admission, 3);
     expect(searches.count()).toBe(1);
-    // The database stalls: the running search takes far longer than the average said.
-    now += MAX_WAIT_IN_BOUNDS * MAX_SEARCH_ANSWER_MS;
+    // The database stalls: the running search takes far longer than the average said, and the
+    // average it leaves (rising by half the difference) leaves the two waiting no time to be answered.
+    now += MAX_SEARCH_ANSWER_MS;
     searches.done[0]!();
     await settle();
     expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);

@@ -7,11 +7,6 @@ import { ApiError } from '../../common/errors/api-error';
  * average search's duration) is refused on arrival.
  */
 export const MAX_SEARCH_ANSWER_MS = 1_000;
-/**
- * A search admitted on an estimate that proved wrong (the database slowed down after it arrived) is
- * refused once it has waited this many times the bound, not after every slow search ahead of it.
- */
-export const MAX_WAIT_IN_BOUNDS = 2;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
 /**
@@ -45,14 +40,14 @@ interface WaitingSearch {
  * Searches that read the database, admitted by one rule (docs/search.md, "Search admission"):
  * at most `concurrency` run at once and the rest wait in arrival order; a search that cannot start
  * at once is refused on arrival when it could not be answered within `maxAnswerMs`: the searches that
- * must finish first × the running average duration / `concurrency`, and its own duration. A refusal is
- * 500 INTERNAL_ERROR, counted like every request; it is expected, so it is logged as a count.
+ * must finish first × the running average duration / `concurrency`, and its own duration. One admitted
+ * on an estimate that proved wrong is refused when its turn could no longer be answered in time. A
+ * refusal is 500 INTERNAL_ERROR, counted like every request; it is expected, so it is logged as a count.
  */
 export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');
   private readonly concurrency: number;
   private readonly maxAnswerMs: number;
-  private readonly maxWaitMs: number;
   private readonly clock: () => number;
   private running = 0;
   private readonly waiting: WaitingSearch[] = [];
@@ -65,7 +60,6 @@ export class SearchAdmission {
   constructor(options: SearchAdmissionOptions) {
     this.concurrency = options.concurrency;
     this.maxAnswerMs = options.maxAnswerMs ?? MAX_SEARCH_ANSWER_MS;
-    this.maxWaitMs = MAX_WAIT_IN_BOUNDS * this.maxAnswerMs;
     this.clock = options.clock ?? (() => performance.now());
   }
 
@@ -123,10 +117,10 @@ export class SearchAdmission {
     };
   }
 
-  /** Refuses the searches that have waited `maxWaitMs` (the oldest are first in the queue). */
+  /** Refuses the waiting searches that could no longer be answered within the bound (the oldest first). */
   private refuseOverdue(): void {
-    const now = this.clock();
-    while (this.waiting.length > 0 && now - this.waiting[0].arrivedAt >= this.maxWaitMs) {
+    const latestArrival = this.clock() - (this.maxAnswerMs - this.averageDurationMs);
+    while (this.waiting.length > 0 && this.waiting[0].arrivedAt < latestArrival) {
       this.waiting.shift()!.refuse(this.refusal());
     }
   }
