@@ -9,7 +9,7 @@
  *
  *   npx tsc -p bench/tsconfig.admission.json --outDir <dir>/bench/out    (per checkout or variant)
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/ab-lookup.ts [--node PATH] \
- *     [--rounds 12 --seconds 3 --warmup 1] main=/work/wt/main/… branch=…
+ *     [--rounds 12 --seconds 3 --warmup 1] main=<dir of main> branch=<dir of the branch>
  *
  * `--node` is the servers' runtime (Node 20, Node 24); the load generator runs on this process's.
  * `--routes lookup,search` loads each checkout on the repeated search `/v1/search?q=love` too (its
@@ -208,7 +208,7 @@ async function main(): Promise<void> {
       ),
       ...floors.map((floor) => [`${floor} ÷ bare`, versus(floor, 'bare')]),
     ]),
-    /** The issue's repeated search ÷ cached lookup, per checkout (with `--routes lookup,search`). */
+    /** The repeated search ÷ cached lookup (a goal of the hot path), per checkout (with `--routes lookup,search`). */
     searchVersusLookup: Object.fromEntries(
       routes.includes('lookup') && routes.includes('search')
         ? checkouts.map(({ label }) => [

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL transactions per 1,000 answered requests, by request class, at 4 and 50 connections,
  * with the built server (`node dist/main.js`) on PostgreSQL directly and through Debian's PgBouncer
- * in transaction mode (issue 30). Everything runs on loopback and is set up by the script: a
+ * in transaction mode. Everything runs on loopback and is set up by the script: a
  * throwaway database, a generated catalog (bench/generate-catalog.ts) loaded with the CLI, a key,
  * PgBouncer as the `postgres` user, one server per path.
  *

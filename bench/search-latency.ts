@@ -1,7 +1,7 @@
 /**
  * Search latency per query class at full scale, one client, against a running server; each query
  * is asked once cold (first time) then 5 times warm; p50/p95 per class. With --naive-url, the naive
- * query (GIN on the wide titles row + exact count, as on main before issue 9) runs in the same run on
+ * query (GIN on the wide titles row + exact count, as before the precomputed search lists) runs in the same run on
  * a database loaded by that code, straight in SQL (no HTTP: a lower bound of its cost), for ratios.
  * With --sql-url (the server's own database), the same queries also run through TitleSearchRepository
  * on one connection, without HTTP: the database's share of each class, comparable to the naive figure.
@@ -119,7 +119,7 @@ async function timeHttp(search: Search): Promise<number> {
   return performance.now() - started;
 }
 
-/** main's query (before issue 9): GIN match, count and ranked page as two statements. */
+/** The query before the precomputed search lists: GIN match, count and ranked page as two statements. */
 async function timeNaive(client: Client, search: Search): Promise<number> {
   const tokens = search.q.split(' ');
   const tsquery = [...new Set(tokens)].map((token) => `'${token}'`).join(' & ');
