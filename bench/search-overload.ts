@@ -9,7 +9,7 @@
  * drifts within a run, and this order cancels a steady drift from the ratio. Prints each phase, then
  * the totals of the alone phases and of the beside phases, per class: rate (over the phases' nominal
  * length), statuses, latency p50/p95 of the 200s and of the refusals, refusals carrying Retry-After
- * (the contract lists it on 429 only: always 0); the lookups' rate beside the searches over their
+ * (the contract, docs/contract.md, lists it on 429 only: always 0); the lookups' rate beside the searches over their
  * rate alone; and what probes of /health on a new connection each (from another process, every
  * --probe-every ms, as a kubelet's) saw during the beside phases: on the API port, and on
  * --health-url (the server's HEALTH_PORT) when given.

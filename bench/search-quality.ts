@@ -18,7 +18,7 @@
  * with or without its article (typing "Dune" cannot tell the 1984 film from the 2000 series, nor
  * "Star Is Born" one "A Star Is Born" from another); "strict" counts only the target itself.
  * `--show-failures N` prints the first N misses of each set, and the first N found only that way.
- * Titles longer than the contract's 100 characters cannot be typed whole and are left out.
+ * Titles longer than the contract's 100 characters (docs/contract.md) cannot be typed whole and are left out.
  * Loopback targets only.
  */
 import { createReadStream } from 'node:fs';
@@ -153,7 +153,7 @@ function bare(key: string): string {
   return tokens.length > 1 && LEADING_ARTICLES.includes(tokens[0]) ? tokens.slice(1).join(' ') : key;
 }
 
-/** The contract caps q at 100 characters: longer titles cannot be typed whole. */
+/** The contract (docs/contract.md) caps q at 100 characters: longer titles cannot be typed whole. */
 const typeable = (q: string) => [...q].length <= 100;
 
 async function main(): Promise<void> {
