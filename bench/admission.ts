@@ -81,11 +81,8 @@ interface Run {
 }
 
 /**
- * `npm run bench` compiles the harness and the service (bench/tsconfig.admission.json) and runs the
- * servers as plain JavaScript, as `node dist/main.js` runs in production. Run through ts-node
- * instead (this file as .ts), each server loads ts-node, whose REPL support loads `node:domain`,
- * which puts a domain check on every event emitted and every promise created: a cost production
- * never pays, and a larger one for the full app than for the bare endpoint.
+ * Servers run as compiled JavaScript (`npm run bench` builds them), as in production: under ts-node
+ * `node:domain` adds a check to every event and promise, which production never pays.
  */
 const COMPILED = __filename.endsWith('.js');
 const SERVER_SCRIPT = join(__dirname, COMPILED ? 'admission-server.js' : 'admission-server.ts');
@@ -330,9 +327,8 @@ async function main(): Promise<void> {
   const perRound = ([a, b]: [string, string]) =>
     roundNumbers.map((round) => ratio(runOf(a, round).requestsPerSecond, runOf(b, round).requestsPerSecond));
   /**
-   * The same comparisons by the servers' CPU time per request (b's over a's, so above 1 means a
-   * is cheaper, as with throughput): each server is CPU-bound, and CPU time does not count what the
-   * host's other tenants take, which moves throughput by ±20% between runs here.
+   * The same by CPU time per request (b's over a's: above 1, a is cheaper): other tenants of a shared
+   * host move throughput by ±20% between runs, and CPU time much less.
    */
   const cpuPerRound = ([a, b]: [string, string]) =>
     roundNumbers.map((round) =>

@@ -88,10 +88,8 @@ function path(search: Search): string {
 }
 
 /**
- * One GET on a kept-alive connection; resolves with the status once the whole body has arrived.
- * `--client http` (default) uses node:http with one reused socket, so a sample is the server's
- * time plus loopback; `--client fetch` uses undici's fetch, whose own cost (about 1 ms a request in
- * this process, and its garbage) lands in every sample.
+ * One GET on a kept-alive connection, resolved once the whole body arrived. The default node:http
+ * client keeps samples to the server's time plus loopback (`--client fetch` adds ~1 ms of its own).
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 async function get(target: string): Promise<{ status: number; body: string }> {
@@ -172,9 +170,8 @@ async function timeLookup(imdbId: string): Promise<number> {
 }
 
 /**
- * Requests that no class asks (other words, other ids), so a freshly started server has compiled
- * its hot paths before the first sample: "cold" below means a query asked for the first time, not a
- * process that has never run one.
+ * Other words and ids first, so "cold" means a query asked for the first time, not a process that
+ * has not yet compiled its hot paths.
  */
 const WARMUP_WORDS = ['world', 'story', 'day', 'house', 'blood', 'city', 'dead', 'girl', 'home', 'life'];
 async function warmUp(requests: number): Promise<void> {
