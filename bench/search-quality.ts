@@ -1,11 +1,10 @@
 /**
- * Known-item search quality on real IMDb titles (the top-30k extract in ../shared/data), against a
+ * Known-item search quality on real IMDb titles (an extract of the 30,000 most-voted), against a
  * running server that has ingested them (basics + ratings). Reads the same TSV files to build the
  * queries and the expected answers:
  *
  *   npx ts-node --transpile-only bench/search-quality.ts --url http://127.0.0.1:4102 --key mov_live_… \
- *     --basics ../shared/data/imdb-top30k-2026/imdb-tsv/title.basics.tsv.gz \
- *     --ratings ../shared/data/imdb-top30k-2026/imdb-tsv/title.ratings.tsv.gz
+ *     --basics <dir>/title.basics.tsv.gz --ratings <dir>/title.ratings.tsv.gz
  *
  * Query sets (each title of a kept type contributes where it qualifies):
  * - exact: the primary title as typed; success@1.
