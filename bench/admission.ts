@@ -1,25 +1,9 @@
 /**
- * The admission-path benchmark (`npm run bench`): what API keys and limits cost on the hot path.
- * Needs a loaded catalog on PostgreSQL (BENCH_DATABASE_URL, default the `adm_bench` database), loopback only.
- * In one sitting, three servers run side by side (bench/admission-server.ts, each in its own process)
- * and these scenarios are measured in interleaved rounds (medians of 3 by default):
- *   full       GET /v1/titles/{id} of one hot id with API key, minute and month limits
- *   full-spread        the same, cycling over SPREAD_IDS ids sampled from the catalog (fits the title cache)
- *   full-wide          the same, cycling over WIDE_IDS sampled ids (10× the cache: mostly misses)
- *   overridden         the hot id through the same app with LimitsGuard overridden (testing module)
- *   overridden-spread  the spread ids through that app
- *   bare       a NestJS-on-Express endpoint answering a fixed 1.4 KB JSON body
- *   health     GET /health on the full app
- *   flood      invalid keys (half malformed, half well-formed but unknown, all distinct) on the full app,
- *              with the SQL statements the full server ran meanwhile
- *   304        the hot id on the full app with If-None-Match naming its ETag (answered 304)
- *   304-spread the spread ids, each with its own ETag
- *   movies         GET /v1/movies (page 1, 20 titles) on the full app: a repeated list page
- *   movies-random  GET /v1/movies?page=N, N cycling over pages 1..LIST_PAGES in a shuffled order
- *   search-repeat  GET /v1/search?q=love: one search repeated (cached)
- * Ids are sampled reproducibly (setseed) from the catalog; ETags are computed as the server does.
- * Prints a JSON summary and writes it to bench/out/admission-<timestamp>.json.
- *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50]
+ * The admission-path benchmark (`npm run bench`): what API keys, limits and the caches cost on the
+ * hot path, against a bare NestJS endpoint in interleaved rounds. Needs a loaded catalog on
+ * PostgreSQL (BENCH_DATABASE_URL, default `adm_bench`), loopback only. Scenarios and output:
+ * bench/README.md.
+ *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50 --scenarios full,bare]
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, fork } from 'node:child_process';
