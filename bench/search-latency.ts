@@ -1,18 +1,12 @@
 /**
- * Search latency per query class at full scale, one client, against a running server; each query
- * is asked once cold (first time) then 5 times warm; p50/p95 per class. With --naive-url, the naive
- * query (GIN on the wide titles row + exact count, as before the precomputed search lists) runs in the same run on
- * a database loaded by that code, straight in SQL (no HTTP: a lower bound of its cost), for ratios.
- * With --sql-url (the server's own database), the same queries also run through TitleSearchRepository
- * on one connection, without HTTP: the database's share of each class, comparable to the naive figure.
- * A "lookup" row times GET /v1/titles/{id} for five titles: the HTTP stack's own floor in the same run.
+ * Search latency per query class at full scale, one client, cold (first ask) and warm, against a
+ * running server; optionally beside the naive query and the database's own share. Details:
+ * bench/README.md ("Search benchmarks").
  *
  *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] \
  *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3] [--client http|fetch] \
  *     [--warmup-requests 300]
- *
- * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
  */
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
