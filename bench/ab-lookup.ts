@@ -1,24 +1,11 @@
 /**
- * The cached title lookup of several compiled checkouts (or variants of one tree), A/B in one
- * sitting, finely interleaved: every checkout's `full` admission server and one `bare` NestJS
- * endpoint run side by side, and each round loads each of them in turn (the order rotated every
- * round) with one hot id for `--seconds` after a short warm-up. On a shared machine the load moves
- * within seconds, so what is quoted is the median over the rounds of each round's ratio (throughput,
- * and the server's CPU time per request, which other tenants move less), each checkout against the
- * first one and against the bare endpoint.
+ * The cached title lookup of several compiled checkouts A/B, finely interleaved beside a bare NestJS
+ * endpoint: a shared machine's load moves within seconds, so only per-round ratios compare.
+ * Options (`--node`, `--routes`, `--floors`): bench/README.md. Report: bench/out/ab-lookup-<timestamp>.json.
  *
  *   npx tsc -p bench/tsconfig.admission.json --outDir <dir>/bench/out    (per checkout or variant)
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/ab-lookup.ts [--node PATH] \
- *     [--rounds 12 --seconds 3 --warmup 1] main=/work/wt/main/… branch=…
- *
- * `--node` is the servers' runtime (Node 20, Node 24); the load generator runs on this process's.
- * `--routes lookup,search` loads each checkout on the repeated search `/v1/search?q=love` too (its
- * search cache; bench/bench-routes.ts), in the same rotation: each route is then reported against
- * bare and against the first checkout, and the search against the lookup of the same checkout.
- * `--floors bare+throttler,bare+guards` runs the bare endpoint behind the framework's own parts of the
- * pipeline too (bench/admission-server.ts names them), each reported against bare: what Nest and
- * @nestjs/throttler cost before any of the service's own work.
- * Writes its report to bench/out/ab-lookup-<timestamp>.json and prints it.
+ *     [--rounds 12 --seconds 3 --warmup 1] main=<dir of main> branch=<dir of the branch>
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, fork } from 'node:child_process';
@@ -208,7 +195,7 @@ async function main(): Promise<void> {
       ),
       ...floors.map((floor) => [`${floor} ÷ bare`, versus(floor, 'bare')]),
     ]),
-    /** The issue's repeated search ÷ cached lookup, per checkout (with `--routes lookup,search`). */
+    /** The repeated search ÷ cached lookup (a goal of the hot path), per checkout (with `--routes lookup,search`). */
     searchVersusLookup: Object.fromEntries(
       routes.includes('lookup') && routes.includes('search')
         ? checkouts.map(({ label }) => [

@@ -123,10 +123,8 @@ const FloorThrottlerModule = ThrottlerModule.forRoot({
 });
 
 /**
- * The package's guard through its documented extension point with the least work there is: each
- * named throttler's check counts in the storage and admits, with no key hashing and no headers (the
- * package's own `handleRequest` does both). What is left is the package's `canActivate` loop (route
- * metadata per throttler, its awaits) and Nest's guard stage.
+ * The throttler guard doing the least its extension point allows (no key hash, no headers), so
+ * what is measured is the package's `canActivate` loop and Nest's guard stage.
  */
 @Injectable()
 class SkeletonThrottlerGuard extends ThrottlerGuard {

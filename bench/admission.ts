@@ -1,25 +1,9 @@
 /**
- * The admission-path benchmark (`npm run bench`): what API keys and limits cost on the hot path.
- * Needs a loaded catalog on PostgreSQL (BENCH_DATABASE_URL, default the `adm_bench` database), loopback only.
- * In one sitting, three servers run side by side (bench/admission-server.ts, each in its own process)
- * and these scenarios are measured in interleaved rounds (medians of 3 by default):
- *   full       GET /v1/titles/{id} of one hot id with API key, minute and month limits
- *   full-spread        the same, cycling over SPREAD_IDS ids sampled from the catalog (fits the title cache)
- *   full-wide          the same, cycling over WIDE_IDS sampled ids (10× the cache: mostly misses)
- *   overridden         the hot id through the same app with LimitsGuard overridden (testing module)
- *   overridden-spread  the spread ids through that app
- *   bare       a NestJS-on-Express endpoint answering a fixed 1.4 KB JSON body
- *   health     GET /health on the full app
- *   flood      invalid keys (half malformed, half well-formed but unknown, all distinct) on the full app,
- *              with the SQL statements the full server ran meanwhile
- *   304        the hot id on the full app with If-None-Match naming its ETag (answered 304)
- *   304-spread the spread ids, each with its own ETag
- *   movies         GET /v1/movies (page 1, 20 titles) on the full app: a repeated list page
- *   movies-random  GET /v1/movies?page=N, N cycling over pages 1..LIST_PAGES in a shuffled order
- *   search-repeat  GET /v1/search?q=love: one search repeated (cached)
- * Ids are sampled reproducibly (setseed) from the catalog; ETags are computed as the server does.
- * Prints a JSON summary and writes it to bench/out/admission-<timestamp>.json.
- *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50]
+ * The admission-path benchmark (`npm run bench`): what API keys, limits and the caches cost on the
+ * hot path, against a bare NestJS endpoint in interleaved rounds. Needs a loaded catalog on
+ * PostgreSQL (BENCH_DATABASE_URL, default `adm_bench`), loopback only. Scenarios and output:
+ * bench/README.md.
+ *   npm run bench [-- --rounds 3 --seconds 10 --warmup 3 --connections 50 --scenarios full,bare]
  */
 import autocannon from 'autocannon';
 import { type ChildProcess, fork } from 'node:child_process';
@@ -81,11 +65,8 @@ interface Run {
 }
 
 /**
- * `npm run bench` compiles the harness and the service (bench/tsconfig.admission.json) and runs the
- * servers as plain JavaScript, as `node dist/main.js` runs in production. Run through ts-node
- * instead (this file as .ts), each server loads ts-node, whose REPL support loads `node:domain`,
- * which puts a domain check on every event emitted and every promise created: a cost production
- * never pays, and a larger one for the full app than for the bare endpoint.
+ * Servers run as compiled JavaScript (`npm run bench` builds them), as in production: under ts-node
+ * `node:domain` adds a check to every event and promise, which production never pays.
  */
 const COMPILED = __filename.endsWith('.js');
 const SERVER_SCRIPT = join(__dirname, COMPILED ? 'admission-server.js' : 'admission-server.ts');
@@ -330,9 +311,8 @@ async function main(): Promise<void> {
   const perRound = ([a, b]: [string, string]) =>
     roundNumbers.map((round) => ratio(runOf(a, round).requestsPerSecond, runOf(b, round).requestsPerSecond));
   /**
-   * The same comparisons by the servers' CPU time per request (b's over a's, so above 1 means a
-   * is cheaper, as with throughput): each server is CPU-bound, and CPU time does not count what the
-   * host's other tenants take, which moves throughput by ±20% between runs here.
+   * The same by CPU time per request (b's over a's: above 1, a is cheaper): other tenants of a shared
+   * host move throughput by ±20% between runs, and CPU time much less.
    */
   const cpuPerRound = ([a, b]: [string, string]) =>
     roundNumbers.map((round) =>

@@ -1,28 +1,9 @@
 /**
- * PostgreSQL transactions per 1,000 answered requests, by request class, at 4 and 50 connections,
- * with the built server (`node dist/main.js`) on PostgreSQL directly and through Debian's PgBouncer
- * in transaction mode (issue 30). Everything runs on loopback and is set up by the script: a
- * throwaway database, a generated catalog (bench/generate-catalog.ts) loaded with the CLI, a key,
- * PgBouncer as the `postgres` user, one server per path.
- *
- * Counting: `pg_stat_database.xact_commit + xact_rollback` of the database, read before and after
- * each run. Backends flush their counters at most once a second and within 10 s of going idle, so
- * each reading waits 11 s of quiet first. The server's statements that run whatever its load (the
- * catalog-state and key reads) run through those waits too: each server's idle rate is measured
- * first (transactions over 2 × 11 s with no request), and each row also shows the count net of that
- * rate over the quiet seconds, i.e. what the database saw per 1,000 requests while they ran.
+ * PostgreSQL transactions per 1,000 requests, by class, direct and through PgBouncer: what a fleet's
+ * database pays per answer. Options, counting and timings: bench/README.md.
  *
  *   npm run build && npx ts-node --transpile-only bench/db-transactions.ts [--titles 30000] [--seconds 20]
  *     [--admin-url postgres://postgres@127.0.0.1:5432/postgres] [--paths direct,pgbouncer,pgbouncer-direct]
- *
- * Runs last 20 s by default, so each row is the cost of a steady load: a burst after a quiet spell
- * also pays about ten transactions of its own whatever its length (the limits' blocks sized up from
- * its first requests and given back after it, the state reads of the quiet that follows), which a
- * 5 s run at 2,000 requests a second weighs at about 1 per 1,000.
- *
- * `--paths` runs only the paths named (all three by default): `direct`, `pgbouncer` (no
- * DATABASE_DIRECT_URL: no change feed, the process polls), `pgbouncer-direct` (PgBouncer plus
- * DATABASE_DIRECT_URL for the change feed).
  */
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';

@@ -5,7 +5,7 @@
 #   bench/embedded-start.sh                  with the prebuilt seed (what `npm start` does)
 #   bench/embedded-start.sh --no-seed        the seed moved aside for the run: initdb, migrations and the
 #                                            sample ingest in the server's process (the previous behaviour)
-#   bench/embedded-start.sh --against DIR    also another built checkout (e.g. /work/main), each of its
+#   bench/embedded-start.sh --against DIR    also another built checkout (e.g. main's), each of its
 #                                            starts right after the same start of this one, so both
 #                                            see the same machine load; prints the ratios of the medians
 # PORT defaults to 4450. RSS is read from /proc 1 s after /health first answered (VmRSS) and the
@@ -63,7 +63,7 @@ restart=()
 other_first=()
 other_restart=()
 for run in $(seq 1 "$runs"); do
-  dir=$(mktemp -d /tmp/catalog-embedded-start-XXXXXX)
+  dir=$(mktemp -d -t catalog-embedded-start-XXXXXX)
   mkdir "$dir/this" "$dir/other"
   first+=("$(measure "$here" "$dir/this")")
   [ -z "$other" ] || other_first+=("$(measure "$other" "$dir/other")")

@@ -1,14 +1,8 @@
 /**
- * What distinct client input costs a replica's memory: the built server (`node dist/main.js`) under
- * the container image's V8 limits (`--max-old-space-size=192 --max-semi-space-size=8`) gets `--requests` requests of each
- * kind, every one carrying input no other carried (ids of 12,000 digits, 100-character searches,
- * list pages, unknown keys, 128-character request ids; test/support/request-flood.ts). The baseline
- * is the peak resident set of a warm-up with the same kinds at the same concurrency, each repeating
- * 64 inputs (--warmup requests of each): the load itself grows V8's heap to the room it keeps for
- * garbage at that rate, which is not what distinct input retains. Prints the baseline, the peak
- * growth above it after each kind, the statuses, and whether the growth stayed within
- * CACHE_BUDGET_MB + 32 MB. A throwaway PostgreSQL database (the test suite's
- * admin URL, TEST_POSTGRES_URL) holds a small catalog and the key.
+ * What distinct client input costs a replica's memory, against the bound CACHE_BUDGET_MB + 32 MB.
+ * The baseline is a warm-up repeating 64 inputs of each kind: the load alone grows V8's heap, and
+ * that is not what distinct input retains. Details: bench/README.md.
+ *
  *   npm run build && npx ts-node --transpile-only bench/input-flood.ts [--requests 100000] [--cache-budget-mb 64]
  */
 import { cpus } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Server memory under a long mixed load (issue 25): the full app (bench/admission-server.ts) on a
+ * Server memory under a long mixed load: the full app (bench/admission-server.ts) on a
  * loaded catalog (BENCH_DATABASE_URL, default `adm_bench`), 50 connections of lookups (a 5,000-id
  * working set and a crawl over 200,000 ids), searches (500 distinct first words of titles) and list
  * pages (movies 1–50 and 1–2,000, series 1–2,000), for `--minutes`. Samples the server's RSS and heap

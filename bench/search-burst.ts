@@ -1,13 +1,9 @@
 /**
- * A burst of clients paging a search, against a running server (loopback only): --walkers clients
- * each walk every page of one search (`q`, `limit` 1 to --max-limit across clients), one request at a
- * time each, as a web page fetching result pages for a handful of users does. Prints the statuses
- * (every one should be 200), the requests, the latency p50/p95/max seen by the clients, and whether
- * every walk saw the same titles in the same order.
+ * A burst of clients paging one search, as a web page fetching result pages for a handful of users
+ * does: every answer should be 200 and every walk the same order. Options: bench/README.md.
  *
  *   npx ts-node --transpile-only bench/search-burst.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     --q love [--walkers 64] [--max-limit 20] [--max-pages 50] [--rounds 1]
- * --max-pages bounds a walk over a common word (`love` has thousands of titles at 1.3M).
  */
 import { Agent, get } from 'node:http';
 import { performance } from 'node:perf_hooks';

@@ -1,11 +1,6 @@
 /**
- * Does search hurt everything else, and do list pages cost the same at any depth? Against a running
- * server over a PostgreSQL catalog (autocannon, loopback only, each run bounded in time):
- *   1. title lookups alone, then the same lookups while 4 clients search common words: ratio, in
- *      --rounds interleaved pairs (alone, with search), the median of the per-pair ratios (on a
- *      shared machine the "alone" rate itself swings 2x between runs a minute apart);
- *   2. a search mix (every class of bench/search-latency.ts) over 8 clients: every answer a 200?
- *   3. /v1/movies at page 1, then at random pages from 1 to the last, in rounds: median ratio.
+ * Does search hurt everything else, and do list pages cost the same at any depth? Measures and
+ * options: bench/README.md ("Search benchmarks").
  *
  *   npx ts-node --transpile-only bench/search-interference.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     --database-url postgres://postgres@127.0.0.1:5432/search_big [--seconds 10] [--rounds 3]

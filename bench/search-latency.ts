@@ -1,18 +1,12 @@
 /**
- * Search latency per query class at full scale, one client, against a running server; each query
- * is asked once cold (first time) then 5 times warm; p50/p95 per class. With --naive-url, the naive
- * query (GIN on the wide titles row + exact count, as on main before issue 9) runs in the same run on
- * a database loaded by that code, straight in SQL (no HTTP: a lower bound of its cost), for ratios.
- * With --sql-url (the server's own database), the same queries also run through TitleSearchRepository
- * on one connection, without HTTP: the database's share of each class, comparable to the naive figure.
- * A "lookup" row times GET /v1/titles/{id} for five titles: the HTTP stack's own floor in the same run.
+ * Search latency per query class at full scale, one client, cold (first ask) and warm, against a
+ * running server; optionally beside the naive query and the database's own share. Details:
+ * bench/README.md ("Search benchmarks").
  *
  *   npx ts-node --transpile-only bench/search-latency.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     [--naive-url postgres://postgres@127.0.0.1:5432/search_base] \
  *     [--sql-url postgres://postgres@127.0.0.1:5432/catalog] [--rounds 3] [--client http|fetch] \
  *     [--warmup-requests 300]
- *
- * Loopback targets only. Prints one JSON object per round, then the medians over the rounds.
  */
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -88,10 +82,8 @@ function path(search: Search): string {
 }
 
 /**
- * One GET on a kept-alive connection; resolves with the status once the whole body has arrived.
- * `--client http` (default) uses node:http with one reused socket, so a sample is the server's
- * time plus loopback; `--client fetch` uses undici's fetch, whose own cost (about 1 ms a request in
- * this process, and its garbage) lands in every sample.
+ * One GET on a kept-alive connection, resolved once the whole body arrived. The default node:http
+ * client keeps samples to the server's time plus loopback (`--client fetch` adds ~1 ms of its own).
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 async function get(target: string): Promise<{ status: number; body: string }> {
@@ -119,7 +111,7 @@ async function timeHttp(search: Search): Promise<number> {
   return performance.now() - started;
 }
 
-/** main's query (before issue 9): GIN match, count and ranked page as two statements. */
+/** The query before the precomputed search lists: GIN match, count and ranked page as two statements. */
 async function timeNaive(client: Client, search: Search): Promise<number> {
   const tokens = search.q.split(' ');
   const tsquery = [...new Set(tokens)].map((token) => `'${token}'`).join(' & ');
@@ -172,9 +164,8 @@ async function timeLookup(imdbId: string): Promise<number> {
 }
 
 /**
- * Requests that no class asks (other words, other ids), so a freshly started server has compiled
- * its hot paths before the first sample: "cold" below means a query asked for the first time, not a
- * process that has never run one.
+ * Other words and ids first, so "cold" means a query asked for the first time, not a process that
+ * has not yet compiled its hot paths.
  */
 const WARMUP_WORDS = ['world', 'story', 'day', 'house', 'blood', 'city', 'dead', 'girl', 'home', 'life'];
 async function warmUp(requests: number): Promise<void> {

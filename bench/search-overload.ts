@@ -1,28 +1,13 @@
 /**
- * Overload. Against a running server over a PostgreSQL catalog (loopback only, each phase bounded in
- * time), closed-loop clients (each sends its next request when the last is answered; a refused one
- * asks again at once, the worst case), in phases of --seconds each:
- *   alone:  --lookups clients look titles up alone;
- *   beside: the same lookups while --searchers clients search distinct words (one word each, sampled
- *           from the catalog, random page 1–5, so nearly every search misses the cache).
- * The phases run --cycles times in the order alone, beside, beside, alone: the lookups' rate alone
- * drifts within a run, and this order cancels a steady drift from the ratio. Prints each phase, then
- * the totals of the alone phases and of the beside phases, per class: rate (over the phases' nominal
- * length), statuses, latency p50/p95 of the 200s and of the refusals, refusals carrying Retry-After
- * (the contract lists it on 429 only: always 0); the lookups' rate beside the searches over their
- * rate alone; and what probes of /health on a new connection each (from another process, every
- * --probe-every ms, as a kubelet's) saw during the beside phases: on the API port, and on
- * --health-url (the server's HEALTH_PORT) when given.
+ * Overload: title lookups alone and beside a flood of clients searching distinct words, and what
+ * health probes see meanwhile. Phases, options and output: bench/README.md ("Search benchmarks").
  *
  *   npx ts-node --transpile-only bench/search-overload.ts --url http://127.0.0.1:4101 --key mov_live_… \
  *     --database-url postgres://postgres@127.0.0.1:5432/bench_1m3 [--seconds 10] [--cycles 1] [--searchers 256] \
  *     [--lookups 32] [--metrics-url http://127.0.0.1:9464/metrics] [--warmup 0] \
  *     [--health-url http://127.0.0.1:8081/health] [--probe-every 500]
- * With --warmup N, the lookups ask for N seconds first, unreported: a fresh server's title cache is
- * empty, and a cold one makes the "alone" phase measure PostgreSQL instead of the process.
- * With --metrics-url, the served searches' durations as the server measured them (from arrival to
- * answer, without the client's own queueing): the share within 250 ms and 1 s and the bucket holding
- * p95, from `http_request_duration_seconds` scraped before and after the mixed phases.
+ * --warmup N asks lookups for N seconds first, unreported: a fresh server's cold title cache would
+ * make the "alone" phase measure PostgreSQL instead of the process.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';

@@ -1,11 +1,10 @@
 /**
- * Known-item search quality on real IMDb titles (the top-30k extract in ../shared/data), against a
+ * Known-item search quality on real IMDb titles (an extract of the 30,000 most-voted), against a
  * running server that has ingested them (basics + ratings). Reads the same TSV files to build the
  * queries and the expected answers:
  *
  *   npx ts-node --transpile-only bench/search-quality.ts --url http://127.0.0.1:4102 --key mov_live_… \
- *     --basics ../shared/data/imdb-top30k-2026/imdb-tsv/title.basics.tsv.gz \
- *     --ratings ../shared/data/imdb-top30k-2026/imdb-tsv/title.ratings.tsv.gz
+ *     --basics <dir>/title.basics.tsv.gz --ratings <dir>/title.ratings.tsv.gz
  *
  * Query sets (each title of a kept type contributes where it qualifies):
  * - exact: the primary title as typed; success@1.
@@ -18,7 +17,7 @@
  * with or without its article (typing "Dune" cannot tell the 1984 film from the 2000 series, nor
  * "Star Is Born" one "A Star Is Born" from another); "strict" counts only the target itself.
  * `--show-failures N` prints the first N misses of each set, and the first N found only that way.
- * Titles longer than the contract's 100 characters cannot be typed whole and are left out.
+ * Titles longer than the contract's 100 characters (docs/contract.md) cannot be typed whole and are left out.
  * Loopback targets only.
  */
 import { createReadStream } from 'node:fs';
@@ -153,7 +152,7 @@ function bare(key: string): string {
   return tokens.length > 1 && LEADING_ARTICLES.includes(tokens[0]) ? tokens.slice(1).join(' ') : key;
 }
 
-/** The contract caps q at 100 characters: longer titles cannot be typed whole. */
+/** The contract (docs/contract.md) caps q at 100 characters: longer titles cannot be typed whole. */
 const typeable = (q: string) => [...q].length <= 100;
 
 async function main(): Promise<void> {

@@ -124,7 +124,8 @@ abstract class SetDisabledCommand extends CommandRunner {
 @Command({
   name: 'keys:disable',
   arguments: '<id>',
-  description: 'Disable an API key (refused by every running server within 2 s)',
+  description:
+    'Disable an API key (refused by every running server: at once with a live change feed, else within 10 s; docs/operations.md#change-feed)',
 })
 export class DisableKeyCommand extends SetDisabledCommand {
   protected readonly disabled = true;
