@@ -71,11 +71,9 @@ export class LimitsGuard extends ThrottlerGuard {
     const { isBlocked } = await this.storageService.increment(counter, ttl, limit, blockDuration, row.name);
     if (isBlocked) {
       const key = authenticatedKey(req);
-      // The error filter writes these over the admitted ones: Remaining 0 and Retry-After.
-      throw new ApiError(row.refusal, undefined, {
-        ...refusedHeaders(row, Date.now()),
-        ...(key ? this.currentFields(key, row) : {}),
-      });
+      const res = context.switchToHttp().getResponse<Response>();
+      res.set({ ...refusedHeaders(row, Date.now()), ...(key ? this.currentFields(key, row) : {}) });
+      throw new ApiError(row.refusal);
     }
     return true;
   }

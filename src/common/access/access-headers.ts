@@ -1,10 +1,7 @@
 import type { KeyPolicy } from './key-policy';
 import type { LimitRow, LimitTable } from './limit-table';
 
-/**
- * Every response header the access path writes (the API key guard, the limits guard), the error
- * filter clears and the API description declares: names and values, in one place.
- */
+/** The response headers the access path writes (the key guard, the limits guard), and the API description declares. */
 
 /** Set on every answer after authentication: an answer for one key is no one else's. */
 export const PRIVATE_ANSWER_HEADERS = {
@@ -21,9 +18,6 @@ export const RATE_LIMIT_HEADERS = {
 
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers), one item per limit. */
 export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
-
-/** Taken off the errors that come before the limits (401, 403, unknown routes): X-Request-Id only. */
-export const PRE_LIMIT_ERROR_CLEARS: readonly string[] = Object.values(RATE_LIMIT_HEADERS);
 
 /**
  * The contract's headers once a key is authenticated: its per-minute policy, and the policy minus 1
