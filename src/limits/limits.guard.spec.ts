@@ -1,10 +1,10 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import { attachAuthenticatedKey } from '../auth/authenticated-request';
-import { type LimitRow, type LimitTable, rollingWindow } from '../common/access/limit-table';
+import { attachAuthenticatedKey } from './authenticated-key';
+import { type LimitRow, type LimitTable, rollingWindow } from './limit-table';
 import { ApiError } from '../common/errors/api-error';
 import { RouteMetadata } from '../common/routing/route-metadata';
-import { AllowanceStorage } from './allowance.storage';
+import { ReplicaAllowances } from './replica-allowances';
 import { LimitsGuard } from './limits.guard';
 
 const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };
@@ -49,7 +49,7 @@ describe('LimitsGuard', () => {
       return { totalHits: 1, timeToExpire: 60, isBlocked: name === refusing, timeToBlockExpire: 0 };
     },
   };
-  const allowances = new AllowanceStorage({});
+  const allowances = new ReplicaAllowances({});
   let guard: LimitsGuard;
 
   beforeEach(async () => {

@@ -8,14 +8,14 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { admittedHeaders, rateLimitFields, refusedHeaders } from '../common/access/access-headers';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
-import { authenticatedKey } from '../auth/authenticated-request';
+import { admittedHeaders, rateLimitFields, refusedHeaders } from './rate-limit-headers';
+import type { KeyPolicy } from './key-policy';
+import { type LimitRow, type LimitTable, counterKey } from './limit-table';
+import { authenticatedKey } from './authenticated-key';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
-import { AllowanceStorage } from './allowance.storage';
+import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
 
@@ -33,7 +33,7 @@ export class LimitsGuard extends ThrottlerGuard {
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: RouteMetadata,
-    private readonly allowances: AllowanceStorage,
+    private readonly allowances: ReplicaAllowances,
     @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
   ) {
     super(options, storage, reflector);
@@ -81,11 +81,11 @@ export class LimitsGuard extends ThrottlerGuard {
   /** The RateLimit fields from what this replica knows (no I/O), within a block per other replica. */
   private currentFields(key: KeyPolicy, refusedBy: LimitRow | null): Record<string, string> {
     const now = Date.now();
-    const standings = this.limits.map((row) => {
-      const usage = limitUsage(row, key, this.allowances.localStanding(counterKey(row.name, key.id)), now);
+    const usages = this.limits.map((row) => {
+      const usage = limitUsage(row, key, this.allowances.localWindow(counterKey(row.name, key.id)), now);
       if (row === refusedBy) usage.remaining = 0;
       return usage;
     });
-    return rateLimitFields(this.limits, key, standings, now);
+    return rateLimitFields(this.limits, key, usages, now);
   }
 }

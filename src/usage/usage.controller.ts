@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentKey } from '../auth/current-key.decorator';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { LIMITS } from '../common/access/limit-table';
+import type { KeyPolicy } from '../limits/key-policy';
+import { LIMITS } from '../limits/limit-table';
 import { RequestId } from '../common/request-id/request-id.decorator';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ValidatedQuery } from '../common/validation/validated-query.decorator';
@@ -13,7 +13,7 @@ import {
   METERED_ROUTE_ERRORS,
 } from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
-import { QuotaFree } from './quota-free.decorator';
+import { QuotaFree } from '../limits/quota-free.decorator';
 import { UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
 
