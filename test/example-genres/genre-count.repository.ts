@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Versioned } from '../../src/common/conditional/versioned';
-import { CatalogReadDatabase } from '../../src/database/catalog-read-database';
-import { readVersioned } from '../../src/database/versioned-read';
+import { CatalogReadDatabase, type Versioned, readVersioned } from '../../src/route-kit';
 
 /** One genre and how many titles of the live catalog carry it. */
 export interface GenreCount {
