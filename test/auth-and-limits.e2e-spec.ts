@@ -113,7 +113,7 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       async (path) => {
         const res = await t.http().get(path).expect(404);
         expect(res.body.error.code).toBe('ROUTE_NOT_FOUND');
-        // Issue 28: the message says why.
+        // The message says why.
         expect(res.body.error.message).toContain('Paths are case-sensitive and lowercase');
         expectOnlyRequestId(res.headers);
         const withValidKey = await withKey(path, t.key).expect(404);
