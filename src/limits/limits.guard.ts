@@ -19,12 +19,7 @@ import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
 
-/**
- * The limits of the contract's order of checks: one named throttler per row of the limit table,
- * checked in the table's order, stopping at the first refusal. Public routes are not metered. Every
- * response after authentication carries the contract's X-RateLimit-* headers and the IETF
- * RateLimit fields.
- */
+/** The limit table's rows checked in its order, stopping at the first refusal; it writes every rate-limit header. */
 @Injectable()
 export class LimitsGuard extends ThrottlerGuard {
   private readonly rowByName: ReadonlyMap<string, LimitRow>;
