@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Search and list storage beside the wide titles row (issues 9 and 14). Both tables are derived:
+ * Search and list storage beside the wide titles row. Both tables are derived:
  * every catalog load rebuilds them under a temporary name and swaps them in, in its transaction, so
  * their indexes are written here once and copied by the loader.
  *

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The word sets relevance compares for "a title made only of the query's words" (issue 26): per
+ * The word sets relevance compares for "a title made only of the query's words": per
  * title_search row, the distinct words of its title and of its original title, each with and
  * without its leading article, sorted and joined by spaces. Every catalog load fills them; a
  * catalog loaded before this migration has none (and its lists the previous tiers) until its next

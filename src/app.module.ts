@@ -1,9 +1,9 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiReferenceModule } from './api-reference/api-reference.module';
-import { ApiKeyAuthModule } from './auth/api-key-auth.module';
+import { RequestAuthModule } from './auth/request-auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
-import { AuthModule } from './auth/auth.module';
+import { ApiKeysModule } from './auth/api-keys.module';
 import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
 import { CatalogModule } from './catalog/catalog.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -19,6 +19,7 @@ import { LimitsGuard } from './limits/limits.guard';
 import { LimitsModule } from './limits/limits.module';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 import { ServerModule } from './server/server.module';
+import { UsageModule } from './usage/usage.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpenApiModule } from './openapi/openapi.module';
 
@@ -41,9 +42,10 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(config),
         DatabaseModule.forRoot(ENTITIES, { listen: true }),
-        AuthModule,
-        ApiKeyAuthModule,
+        ApiKeysModule,
+        RequestAuthModule,
         LimitsModule,
+        UsageModule,
         CatalogModule,
         IngestModule,
         HealthModule,

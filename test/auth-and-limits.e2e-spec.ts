@@ -1,5 +1,5 @@
 import { Database } from '../src/database/database';
-import { AllowanceStorage } from '../src/limits/allowance.storage';
+import { ReplicaAllowances } from '../src/limits/replica-allowances';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute, eventually } from './support/timing';
@@ -113,7 +113,7 @@ describe('API keys, per-minute limits and monthly quotas', () => {
       async (path) => {
         const res = await t.http().get(path).expect(404);
         expect(res.body.error.code).toBe('ROUTE_NOT_FOUND');
-        // Issue 28: the message says why.
+        // The message says why.
         expect(res.body.error.message).toContain('Paths are case-sensitive and lowercase');
         expectOnlyRequestId(res.headers);
         const withValidKey = await withKey(path, t.key).expect(404);
@@ -137,7 +137,7 @@ describe('API keys, per-minute limits and monthly quotas', () => {
     });
 
     it('checks the key before the limits: a disabled or unknown key is refused without being counted', async () => {
-      const storage = t.app.get(AllowanceStorage);
+      const storage = t.app.get(ReplicaAllowances);
       const increment = jest.spyOn(storage, 'increment');
       try {
         await t
@@ -153,7 +153,7 @@ describe('API keys, per-minute limits and monthly quotas', () => {
 
     it('counts the minute, then the month; a minute refusal never reaches the month', async () => {
       const key = await newKey(2, 1000);
-      const storage = t.app.get(AllowanceStorage);
+      const storage = t.app.get(ReplicaAllowances);
       const increment = jest.spyOn(storage, 'increment');
       try {
         await awaitRoomInMinute();
@@ -174,7 +174,7 @@ describe('API keys, per-minute limits and monthly quotas', () => {
     });
 
     it('does not meter /health', async () => {
-      const storage = t.app.get(AllowanceStorage);
+      const storage = t.app.get(ReplicaAllowances);
       const increment = jest.spyOn(storage, 'increment');
       try {
         const res = await t.http().get('/health').set('Authorization', `Bearer ${t.key}`).expect(200);

@@ -30,7 +30,7 @@ async function createKey(env: NodeJS.ProcessEnv): Promise<{ id: string; key: str
 }
 
 /**
- * Issue 30: with a change feed (LISTEN/NOTIFY on a session of its own) a process learns of another
+ * With a change feed (LISTEN/NOTIFY on a session of its own) a process learns of another
  * process's catalog load and key changes when they commit, and polls only as a safety net.
  */
 describe('the change feed on PostgreSQL', () => {

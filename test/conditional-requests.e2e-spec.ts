@@ -3,7 +3,7 @@ import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
 
-/** Issue 13: strong ETags from the catalog version and the request; If-None-Match → 304. */
+/** Strong ETags from the catalog version and the request; If-None-Match → 304. */
 describe('conditional requests', () => {
   let t: TestApp;
   const CONDITIONAL = [

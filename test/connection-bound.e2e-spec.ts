@@ -7,7 +7,7 @@ import { eventually } from './support/timing';
 const PORT = 4375;
 const MAX_CONNECTIONS = 3;
 
-/** Issue 12: the server holds at most MAX_CONNECTIONS connections; a freed slot serves again. */
+/** The server holds at most MAX_CONNECTIONS connections; a freed slot serves again. */
 describe('the connection bound', () => {
   let t: TestApp;
 

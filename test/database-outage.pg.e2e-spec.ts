@@ -21,7 +21,7 @@ const CACHED_ROUTES = [
 const ROUTES = ['/health', ...CACHED_ROUTES];
 
 /**
- * Issue 12: the database goes away while the service serves, through a proxy the test controls.
+ * The database goes away while the service serves, through a proxy the test controls.
  * Every route answers 500 promptly while it is gone (no pool hang), the process stays up, and
  * every route answers 200 again by itself soon after it returns.
  */
@@ -151,7 +151,7 @@ describe('database outage through a TCP proxy', () => {
   }
 
   it('answers every route within 5 s during a silent partition, and 200 again by itself after it', async () => {
-    // Issue 24.1: request statements carry a 2 s server and 2.5 s client deadline, a connection 2 s.
+    // Request statements carry a 2 s server and 2.5 s client deadline, a connection 2 s.
     const agent = new Agent({ keepAlive: true, maxSockets: ROUTES.length });
     const problems: string[] = [];
     const slowest: number[] = [];

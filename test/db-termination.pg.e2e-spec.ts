@@ -13,7 +13,7 @@ const TERMINATE_SQL = `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg
   WHERE datname = current_database() AND pid <> pg_backend_pid()`;
 
 /**
- * Issue 16.1: a failover, pg_terminate_backend or network reset must never end the process. The
+ * A failover, pg_terminate_backend or network reset must never end the process. The
  * built server runs in a child process, so a crash shows as its exit.
  */
 describe('terminated database connections under load', () => {

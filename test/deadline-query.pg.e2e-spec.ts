@@ -8,7 +8,7 @@ import {
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 
 /**
- * Issue 24.1 and 30: a request statement's deadline is set in the same round trip and lasts for that
+ * A request statement's deadline is set in the same round trip and lasts for that
  * statement only (nothing stays on the server connection a transaction pooler would hand on).
  */
 describe('queryWithDeadline on PostgreSQL', () => {

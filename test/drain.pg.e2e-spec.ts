@@ -9,7 +9,7 @@ const PORT = 4320;
 const GRACE_MS = 1_500;
 
 /**
- * Issue 11: the graceful drain of a built server on SIGTERM. A slow request is made by holding a
+ * The graceful drain of a built server on SIGTERM. A slow request is made by holding a
  * lock on the titles table from another session (PostgreSQL only).
  */
 describe('graceful drain on SIGTERM', () => {
@@ -71,7 +71,7 @@ describe('graceful drain on SIGTERM', () => {
       expect(JSON.parse(answer.body).data[0].imdb_id).toBe(SERVED_IDS[0]);
       expect(await server.exited).toEqual({ code: 0, signal: null });
       expect(server.logs()).toContain('Stopped serving; closing the database');
-      // Issue 24 item 6: the drain is expected; its refused probes are not logged as failures.
+      // The drain is expected; its refused probes are not logged as failures.
       const lines = server
         .logs()
         .split('\n')

@@ -4,7 +4,7 @@ import { type RawAnswer, rawConversation, rawRequest } from './support/raw-http'
 import { type TestApp, createTestApp } from './support/test-app';
 
 /**
- * Issue 12: fuzzing the HTTP surface with raw requests. CI runs a seeded, bounded sample; the
+ * Fuzzing the HTTP surface with raw requests. CI runs a seeded, bounded sample; the
  * full run is `FUZZ_RUNS=100000` (and `FUZZ_SEED` to explore other seeds). Every answer must be
  * 200 or a 4xx in the error envelope, with X-Request-Id by its rule and the rate-limit headers
  * exactly where the contract puts them; never a 5xx, never a hang.
@@ -201,7 +201,7 @@ function requestArbitrary(keys: { active: string; disabled: string }): fc.Arbitr
 }
 
 /**
- * A request whose body the parser may refuse after routing (issue 24.5): every byte the server
+ * A request whose body the parser may refuse after routing: every byte the server
  * sends is read until it closes, so a second, unsolicited answer is caught.
  */
 async function onlyAnswer(request: FuzzRequest): Promise<RawAnswer> {

@@ -7,7 +7,7 @@ import { type TestApp, createTestApp } from './support/test-app';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * Issue 24.5: an `Expect` the server does not know and a request body the parser refuses. Raw
+ * An `Expect` the server does not know and a request body the parser refuses. Raw
  * sockets, so nothing normalizes the bytes and every byte the server sends back is seen.
  */
 describe('HTTP framing edge cases', () => {

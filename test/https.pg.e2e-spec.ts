@@ -81,7 +81,7 @@ function expectSecurityHeaders(answer: TlsAnswer): void {
 }
 
 /**
- * Issue 31: TLS in the process (`TLS_CERT_FILE`, `TLS_KEY_FILE`) on a built server, with
+ * TLS in the process (`TLS_CERT_FILE`, `TLS_KEY_FILE`) on a built server, with
  * self-signed certificates made here by openssl. PostgreSQL only: TLS does not depend on the engine,
  * and loading the served catalog with the CLI into an embedded database takes minutes here.
  */

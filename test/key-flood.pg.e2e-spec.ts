@@ -30,7 +30,7 @@ function forged(i: number): string {
 }
 
 /**
- * Issue 12 (abuse): a flood of unknown and malformed keys costs the database nothing per request.
+ * A flood of unknown and malformed keys costs the database nothing per request.
  * The built server reaches PostgreSQL through a proxy that reads every statement off the wire.
  */
 describe('forged-key floods cost no database statement', () => {

@@ -5,7 +5,7 @@ import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS, configureApp, createHttpAdapter } from '../src/app.setup';
 import { ApiKeyService } from '../src/auth/api-key.service';
-import { LIMITS, type LimitRow, type LimitWindow } from '../src/common/access/limit-table';
+import { LIMITS, type LimitRow, type LimitWindow } from '../src/limits/limit-table';
 import { CatalogWriter } from '../src/catalog/store/catalog-writer';
 import { loadConfig } from '../src/config/app-config';
 import { LIMIT_TABLE } from '../src/limits/limit-table.token';

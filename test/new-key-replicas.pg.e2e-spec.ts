@@ -5,7 +5,7 @@ import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 
 /**
- * Issue 28 item 4: a key the CLI has just created works on its first request on every running
+ * A key the CLI has just created works on its first request on every running
  * replica, without waiting for the directories' periodic refresh (two built servers, one database).
  */
 describe('a new key on running replicas', () => {

@@ -7,7 +7,7 @@ import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
 
 /**
- * Issue 27: well over a thousand varied exchanges (every route, GET and HEAD, every documented
+ * Well over a thousand varied exchanges (every route, GET and HEAD, every documented
  * status, the headers, every error code, odd methods and paths) are recorded, then each is checked
  * against the served OpenAPI document by a standard validator (openapi-backend, see
  * OpenApiConformance). Any mismatch fails, listed.

@@ -3,7 +3,7 @@ import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
 
 /**
- * Issue 16.2: a bad percent-escape in the path meets the contract's order of checks: route,
+ * A bad percent-escape in the path meets the contract's order of checks: route,
  * authentication, per-minute limit and quota, then validation.
  */
 describe('percent-escapes in the path', () => {
@@ -63,7 +63,7 @@ describe('percent-escapes in the path', () => {
     },
   );
 
-  // `/v1/titles/%` is the fuzzer's shrunk counterexample (issue 12) before the fix.
+  // `/v1/titles/%` is the fuzzer's shrunk counterexample before the fix.
   it.each(['/v1/titles/%', '/v1/titles/tt1%E0%A4', '/v1/titles/%ZZ?x=1'])(
     '%s with a valid key is 400 with the rate-limit headers',
     async (path) => {

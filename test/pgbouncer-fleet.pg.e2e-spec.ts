@@ -9,7 +9,7 @@ import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { awaitRoomInMinute, eventually } from './support/timing';
 
 /**
- * Issue 30: the fleet behind a transaction pooler with no setup. Debian's PgBouncer 1.18 in
+ * The fleet behind a transaction pooler with no setup. Debian's PgBouncer 1.18 in
  * transaction mode (consecutive transactions of one client land on different server connections;
  * no prepared statements, no start-up parameters beyond the usual): the schema migrated through it,
  * keys created through it, three built replicas on it, and ≥ 10,000 mixed requests (lookups,

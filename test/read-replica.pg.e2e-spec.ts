@@ -8,7 +8,7 @@ import { type StoryCatalog, storyCatalogFiles } from './support/story-catalog';
 import { eventually, sleep } from './support/timing';
 
 /**
- * Issue 30, read replicas: a PostgreSQL primary and a hot standby streaming from it, both started by
+ * A PostgreSQL primary and a hot standby streaming from it, both started by
  * the test (Debian's binaries, free ports, a temporary directory), and the built service with
  * DATABASE_URL on the primary and DATABASE_READ_URL on the replica. Catalog reads are served by the
  * replica (its own statistics say so) while keys and usage are written on the primary; a re-ingest

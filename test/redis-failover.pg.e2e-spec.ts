@@ -31,7 +31,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 /**
- * Issue 24.2 and 24.3: the minute's counters in Redis, which the test runs on its own port behind a
+ * The minute's counters in Redis, which the test runs on its own port behind a
  * TCP proxy it controls. A partition (the proxy holds every byte) must not slow requests beyond the
  * first second (a circuit breaker sends reservations to PostgreSQL at once), Redis must count again
  * within 2 s of healing, and a key's minute must hold across a Redis failure, the PostgreSQL

@@ -11,7 +11,7 @@ import { titleRecord } from './support/titles';
 import { freePort } from './support/free-port';
 
 /**
- * Issue 12: three replicas of the built server (`node dist/main.js`) on one PostgreSQL database,
+ * Three replicas of the built server (`node dist/main.js`) on one PostgreSQL database,
  * many keys, thousands of concurrent requests. Proves that the limits hold and are reached exactly
  * across replicas, that a re-ingest under load never serves a mix of two catalogs, and that a
  * replica killed with SIGKILL mid-burst loses no counted usage.

@@ -3,8 +3,8 @@ import { type TestApp, createTestApp } from './support/test-app';
 import { titleRecord } from './support/titles';
 
 /**
- * Issues 14 and 26, on a crafted catalog with real titles and their vote counts (and a few invented
- * ones, tt91…): text tiers first (exact with or without the title's own leading article, only the
+ * On a crafted catalog with real titles and their vote counts (and a few invented ones, tt91…):
+ * text tiers first (exact with or without the title's own leading article, only the
  * query's words, an article the query typed set aside, words in order, all words), then votes,
  * then id. Every case holds after a load with the default pair threshold (two-word queries ranked
  * from candidates) and after a re-ingest where every token is "frequent" (two-word queries read
@@ -78,7 +78,7 @@ describe.each([
     return res.body.data.map((item: { imdb_id: string }) => item.imdb_id);
   };
 
-  describe('issue 14', () => {
+  describe('text tiers first, then votes', () => {
     it('"lord of the rings": the exact titles with or without "The" by votes, then the phrase titles', async () => {
       expect(await top('lord of the rings', 4)).toEqual(['tt9100005', 'tt0077869', 'tt0120737', 'tt0167260']);
     });
@@ -113,7 +113,7 @@ describe.each([
     });
   });
 
-  describe('issue 26: a leading article the user did not type does not lower a title', () => {
+  describe('a leading article the user did not type does not lower a title', () => {
     it('"godfather": The Godfather and Godfather share the exact tier; votes put The Godfather first', async () => {
       expect(await top('godfather', 4)).toEqual(['tt0068646', 'tt9100001', 'tt0071562', 'tt9100002']);
     });
@@ -139,7 +139,7 @@ describe.each([
     });
   });
 
-  describe("issue 26: a title made only of the query's words, holding all of them", () => {
+  describe("a title made only of the query's words, holding all of them", () => {
     it('"tora": Tora! Tora! Tora! (one repeated word) just below the exact title, above more-voted mentions', async () => {
       expect(await top('tora')).toEqual(['tt9100006', 'tt0066473', 'tt9100007']);
     });

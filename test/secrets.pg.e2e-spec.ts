@@ -17,7 +17,7 @@ const leaks = (text: string, keys: string[]) =>
   keys.flatMap(secretFragments).filter((fragment) => text.includes(fragment));
 
 /**
- * Issue 12 (secrets): the key tables hold no key, and a run through every error path with the
+ * The key tables hold no key, and a run through every error path with the
  * most verbose log level writes no key material to the logs, nor echoes it in a response.
  */
 describe('no key material in storage, logs or answers', () => {

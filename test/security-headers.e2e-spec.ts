@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 
-/** The headers OWASP's REST cheat sheet asks of every API answer (issue 31). */
+/** The headers OWASP's REST cheat sheet asks of every API answer. */
 function expectSecurityHeaders(res: Response): void {
   expect(res.headers['x-content-type-options']).toBe('nosniff');
   expect(

@@ -28,7 +28,7 @@ interface Held {
 }
 
 /**
- * Issue 12 (slow clients): hundreds of idle connections and slowloris clients (a header line a
+ * Hundreds of idle connections and slowloris clients (a header line a
  * second) neither stop normal requests from being answered promptly nor stay open: the server's
  * timeouts close them, with the 408 envelope where a request was started or awaited.
  */

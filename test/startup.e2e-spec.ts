@@ -177,7 +177,7 @@ describe('start-up failures', () => {
       });
       expectOneLineNaming(result, 'PORT');
       expect(result.stderr).toContain(`127.0.0.1:${occupiedPort} is already in use`);
-      // Issue 28: not Nest's start-up lines, nor its own JSON copy of the listen error, before it.
+      // Not Nest's start-up lines, nor its own JSON copy of the listen error, before it.
       expect(result.stdout).toBe('');
     });
 

@@ -40,7 +40,7 @@ async function loggedAddress(server: RunningServer, id: string): Promise<string 
 const FORGED = { 'X-Forwarded-For': '198.51.100.9, 203.0.113.7', 'X-Forwarded-Proto': 'https' };
 
 /**
- * Issue 31: TRUST_PROXY decides whose X-Forwarded-For/-Proto are believed. The test's requests come
+ * TRUST_PROXY decides whose X-Forwarded-For/-Proto are believed. The test's requests come
  * from 127.0.0.1, which plays the proxy when trusted and the client otherwise.
  */
 describe('TRUST_PROXY with forged X-Forwarded-* headers', () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import { hashApiKey, readBearerCredentials } from './api-key-format';
-import type { KeyPolicy } from '../common/access/key-policy';
+import type { KeyPolicy } from '../limits/key-policy';
 import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { ApiKeyService, type StoredKey } from './api-key.service';
 import { KEY_CHANGE_OVERLAP_S, type KeysMarker, KeysMarkers, sameKeysMarker } from './keys-marker';

@@ -1,11 +1,11 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { PRIVATE_ANSWER_HEADERS } from '../common/access/access-headers';
-import type { KeyPolicy } from '../common/access/key-policy';
+import { PRIVATE_ANSWER_HEADERS } from './private-answer-headers';
+import type { KeyPolicy } from '../limits/key-policy';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
-import { attachAuthenticatedKey } from './authenticated-request';
+import { attachAuthenticatedKey } from '../limits/authenticated-key';
 
 /** First of the contract's checks, on every route not marked public: a stored, enabled bearer key. */
 @Injectable()

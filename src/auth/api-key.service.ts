@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, Repository } from 'typeorm';
 import { announceChange } from '../database/change-feed';
-import type { KeyPolicy } from '../common/access/key-policy';
+import type { KeyPolicy } from '../limits/key-policy';
 import { ApiKeyEntity } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 

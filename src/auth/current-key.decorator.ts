@@ -1,6 +1,6 @@
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { authenticatedKey } from './authenticated-request';
+import type { KeyPolicy } from '../limits/key-policy';
+import { authenticatedKey } from '../limits/authenticated-key';
 
 /**
  * The policy of the key that authenticated the request, for a handler of a protected route:

@@ -7,7 +7,7 @@ import {
   VersionedCache,
   bytesWeight,
   textWeight,
-} from './versioned-cache';
+} from '../common/cache/versioned-cache';
 import type { TypeFamily } from './title.repository';
 
 /** A page's titles as the UTF-8 bytes of one JSON array text, and the size of the whole result. */

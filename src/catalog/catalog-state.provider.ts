@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { KeysMarkers } from '../auth/keys-marker';
 import { ChangeFeed, NoChangeFeed } from '../database/change-feed';
 import { type CatalogState, CatalogStateRepository, type StateRead } from './catalog-state.repository';
-import { SingleFlight } from './single-flight';
+import { SingleFlight } from '../common/cache/single-flight';
 
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;

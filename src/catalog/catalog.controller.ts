@@ -1,31 +1,27 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Conditional, type ConditionalReply } from '../common/conditional/conditional-reply';
-import { itemEnvelopeJson, pageEnvelopeBytes } from '../common/envelope';
-import { RequestId } from '../common/request-id/request-id.decorator';
-import { ValidatedQuery } from '../common/validation/validated-query.decorator';
+import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { TITLE_PAGE_LINKS } from '../openapi/api-responses.decorator';
+import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
+import {
+  Conditional,
+  type ConditionalReply,
+  Metered,
+  NoQueryDto,
+  RequestId,
+  ValidatedQuery,
+  itemEnvelopeJson,
+  pageEnvelopeBytes,
+} from '../route-kit';
 import { CatalogService } from './catalog.service';
-import { NoQueryDto } from '../common/validation/no-query.dto';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
-import {
-  ApiErrorResponses,
-  ApiOkEnvelope,
-  ApiRequestIdHeader,
-  METERED_ROUTE_ERRORS,
-  TITLE_PAGE_LINKS,
-} from '../openapi/api-responses.decorator';
-import { BEARER_SCHEME } from '../openapi/openapi-document';
-import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
 import { TitleItemDto, TitlePageDto } from './dto/title-envelope.dto';
 import { ImdbIdPipe } from './imdb-id.pipe';
 import { IMDB_ID_PATTERN } from './title';
 
 @Controller('v1')
 @ApiTags('catalog')
-@ApiBearerAuth(BEARER_SCHEME)
-@ApiRequestIdHeader()
-@ApiErrorResponses('metered', ...METERED_ROUTE_ERRORS)
+@Metered()
 export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
@@ -38,7 +34,7 @@ export class CatalogController {
       'lookup by imdb_id.',
   })
   @ApiQuery({ type: SearchQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of matching titles', {
+  @Metered.ok(TitlePageDto, 'A page of matching titles', {
     conditional: true,
     links: TITLE_PAGE_LINKS,
   })
@@ -63,8 +59,8 @@ export class CatalogController {
     schema: { type: 'string', pattern: IMDB_ID_PATTERN.source },
     example: 'tt0111161',
   })
-  @ApiOkEnvelope(TitleItemDto, 'metered', 'The title, as the only item of data', { conditional: true })
-  @ApiErrorResponses('metered', 'TITLE_NOT_FOUND')
+  @Metered.ok(TitleItemDto, 'The title, as the only item of data', { conditional: true })
+  @Metered.errors('TITLE_NOT_FOUND')
   async getTitle(
     @Param('imdb_id', ImdbIdPipe) imdbId: string,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
@@ -80,7 +76,7 @@ export class CatalogController {
     description: 'Every movie and TV movie of the catalog, most voted first, a page at a time.',
   })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of movies', { conditional: true, links: TITLE_PAGE_LINKS })
+  @Metered.ok(TitlePageDto, 'A page of movies', { conditional: true, links: TITLE_PAGE_LINKS })
   async movies(
     @ValidatedQuery(PageQueryDto) query: PageQueryDto,
     @RequestId() requestId: string,
@@ -96,7 +92,7 @@ export class CatalogController {
       'Every series, mini-series and TV special of the catalog, most voted first, a page at a time.',
   })
   @ApiQuery({ type: PageQueryDto })
-  @ApiOkEnvelope(TitlePageDto, 'metered', 'A page of series', { conditional: true, links: TITLE_PAGE_LINKS })
+  @Metered.ok(TitlePageDto, 'A page of series', { conditional: true, links: TITLE_PAGE_LINKS })
   async series(
     @ValidatedQuery(PageQueryDto) query: PageQueryDto,
     @RequestId() requestId: string,

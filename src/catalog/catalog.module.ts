@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { ApiKeysModule } from '../auth/api-keys.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogCaches } from './catalog-caches';
 import { CatalogService } from './catalog.service';
@@ -13,7 +13,7 @@ import { TitleRepository } from './title.repository';
 
 @Module({
   // The keys' marker, which the state poll reads on the primary for the key directory.
-  imports: [AuthModule],
+  imports: [ApiKeysModule],
   controllers: [CatalogController],
   providers: [
     CatalogService,

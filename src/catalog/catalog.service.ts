@@ -7,7 +7,7 @@ import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
 import type { SearchQuery } from './search/search-text';
-import type { Cached, VersionedCache } from './versioned-cache';
+import type { Cached, VersionedCache } from '../common/cache/versioned-cache';
 import { SearchAdmission } from './search/search-admission';
 import { searchCacheKey } from './search/search-cache-key';
 import type { TitleRow } from './title-columns';

@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Slice } from '../common/envelope';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
+import { CATALOG_VERSION, catalogStateFrom, versionOf } from '../database/versioned-read';
 import { BatchedReads } from './batched-reads';
 import { type TitleRow, titleSelectSql } from './title-columns';
 
 export type TypeFamily = 'movies' | 'series';
 
-/**
- * Titles by IMDb id with the live catalog version, in one statement (see `findByImdbId`): a row per
- * id asked, in their order, with nulls for an id the catalog lacks; none when there is no catalog.
- */
-const TITLES_BY_IMDB_IDS_SQL = `SELECT state.catalog_version, ${titleSelectSql('t')}
-  FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
+/** Titles by IMDb id with the catalog version: a row per id asked, in order, nulls for one the catalog lacks. */
+const TITLES_BY_IMDB_IDS_SQL = `SELECT ${CATALOG_VERSION}, ${titleSelectSql('t')}
+  ${catalogStateFrom()}
   CROSS JOIN unnest($1::text[]) WITH ORDINALITY AS wanted(imdb_id, position)
   LEFT JOIN titles t ON t.imdb_id = wanted.imdb_id
   ORDER BY wanted.position`;
@@ -43,11 +41,7 @@ export class TitleRepository {
 
   constructor(private readonly db: CatalogReadDatabase) {}
 
-  /**
-   * One title (or null) and the version of the catalog it was read from, in one statement, so both
-   * come from the same snapshot: an ingest commits titles and catalog_state together. Concurrent
-   * lookups share statements (`BatchedReads`): each still reads one snapshot.
-   */
+  /** One title (or null) and the catalog version it was read from; concurrent lookups share statements. */
   findByImdbId(imdbId: string): Promise<TitleRead> {
     return this.titleReads.read(imdbId);
   }
@@ -63,20 +57,16 @@ export class TitleRepository {
   }
 
   /**
-   * One family (movies or series) by votes, then id, with its size and the catalog version from
-   * catalog_state, in one statement (one snapshot, one round trip). The loader stores each title's position in its family (list_rank), so any page is an
-   * index range on title_search, whatever its depth; a page past the end yields one row of nulls.
+   * A page of one family (movies or series) by votes, then id, with its size and catalog version in
+   * one statement; list_rank makes any page an index range (a page past the end: one row of nulls).
    */
   async listFamily(
     family: TypeFamily,
     slice: Slice,
   ): Promise<{ rows: TitleRow[]; total: number; version: string | null }> {
     const rows = await this.db.query<TitleRow & { total: number; catalog_version: string | null }>(
-      `SELECT state.total, state.catalog_version, page.*
-       FROM (
-         SELECT ${family === 'movies' ? 'movie_count' : 'series_count'} AS total, catalog_version
-         FROM catalog_state WHERE id = 1
-       ) state
+      `SELECT state.total, ${CATALOG_VERSION}, page.*
+       ${catalogStateFrom(`${family === 'movies' ? 'movie_count' : 'series_count'} AS total`)}
        LEFT JOIN LATERAL (
          SELECT ${titleSelectSql('t')}
          FROM title_search s JOIN titles t ON t.id = s.id
@@ -88,7 +78,7 @@ export class TitleRepository {
     return {
       rows: rows.filter((row) => row.id !== null),
       total: rows[0]?.total ?? 0,
-      version: rows[0]?.catalog_version ?? null,
+      version: versionOf(rows),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ApiKeyService } from '../auth/api-key.service';
-import { AuthModule } from '../auth/auth.module';
+import { ApiKeysModule } from '../auth/api-keys.module';
 import { KEY_COMMANDS } from '../auth/keys.commands';
 import { CatalogModule } from '../catalog/catalog.module';
 import { type AppConfig, loadConfig } from '../config/app-config';
@@ -23,7 +23,7 @@ export class CliModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(ENTITIES),
-        AuthModule,
+        ApiKeysModule,
         CatalogModule,
         IngestModule,
       ],

@@ -55,6 +55,11 @@ export function itemEnvelopeJson(itemJson: string, requestId: string): string {
   return `{"data":[${itemJson}],"meta":{"request_id":${JSON.stringify(requestId)}}}`;
 }
 
+/** `{"data":[...items],"meta":{"request_id":...}}` as text: a list answered whole, without pages. */
+export function listEnvelopeJson(items: readonly unknown[], requestId: string): string {
+  return JSON.stringify({ data: items, meta: { request_id: requestId } });
+}
+
 /** Items' JSON texts as one JSON array text. */
 export function jsonArray(itemTexts: readonly string[]): string {
   return `[${itemTexts.join(',')}]`;

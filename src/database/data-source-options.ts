@@ -15,7 +15,7 @@ import { logConnectionError, ResilientClient } from './resilient-client';
  * replace it with 2.5 s). TCP keep-alive detects dead idle connections. `Client` makes every
  * connection handle its own errors (see `ResilientClient`). An idle connection is kept a minute
  * (pg's default is 10 s): each new one costs the server a backend start and a transaction, and
- * traffic that pauses for seconds would otherwise pay that again after every pause (issue 30).
+ * traffic that pauses for seconds would otherwise pay that again after every pause.
  */
 export const POSTGRES_POOL = {
   max: 10,

@@ -1,6 +1,6 @@
 import { type Pool, Query, type QueryResult } from 'pg';
 
-/** The server cancels a request-path statement after this long (issue 24: every answer within 5 s). */
+/** The server cancels a request-path statement after this long (every answer within 5 s). */
 export const REQUEST_STATEMENT_TIMEOUT_MS = 2_000;
 /** The client gives up on it after this long: answers even when the server cannot, in a partition. */
 export const REQUEST_QUERY_TIMEOUT_MS = 2_500;

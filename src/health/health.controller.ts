@@ -1,15 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../common/routing/public-route.decorator';
-import { RequestId } from '../common/request-id/request-id.decorator';
-import { ApiErrorResponses, ApiOkEnvelope, ApiRequestIdHeader } from '../openapi/api-responses.decorator';
+import { PublicRoute, RequestId } from '../route-kit';
 import { HealthResponseDto } from './health-record.dto';
 import { type HealthResponse, HealthService } from './health.service';
 
-@Public()
 @Controller('health')
 @ApiTags('health')
-@ApiRequestIdHeader()
+@PublicRoute()
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
@@ -27,8 +24,8 @@ export class HealthController {
       'Query parameters are ignored.',
     security: [],
   })
-  @ApiOkEnvelope(HealthResponseDto, 'public', 'The service and the catalog query are healthy')
-  @ApiErrorResponses('public', 'INTERNAL_ERROR')
+  @PublicRoute.ok(HealthResponseDto, 'The service and the catalog query are healthy')
+  @PublicRoute.errors('INTERNAL_ERROR')
   check(@RequestId() requestId: string): Promise<HealthResponse> {
     return this.health.check(requestId);
   }

@@ -1,6 +1,2 @@
-/**
- * The limits the running service applies: `LIMITS` (src/common/access/limit-table.ts), provided by
- * LimitsModule. The throttlers, the counter stores, the guard and `/v1/usage` are all
- * built from it, so a test can compose the stack with another table (`overrideProvider`).
- */
+/** The limits the service applies (`LIMITS` unless a test overrides it): every part of the limits is built from it. */
 export const LIMIT_TABLE = Symbol('LIMIT_TABLE');

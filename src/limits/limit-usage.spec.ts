@@ -1,4 +1,4 @@
-import { LIMITS } from '../common/access/limit-table';
+import { LIMITS } from './limit-table';
 import { limitUsage } from './limit-usage';
 
 const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };

@@ -1,13 +1,13 @@
-import type { KeyPolicy } from '../common/access/key-policy';
-import type { LimitRow } from '../common/access/limit-table';
+import type { KeyPolicy } from './key-policy';
+import type { LimitRow } from './limit-table';
 
 /** A counter's open window: requests counted in it, and how long it still lasts. */
-export interface WindowStanding {
+export interface CountedWindow {
   used: number;
   msLeft: number;
 }
 
-/** A key's standing in one limit, as `GET /v1/usage` and the RateLimit fields report it. */
+/** A key's usage of one limit, as `GET /v1/usage` (schema WindowUsage) and the RateLimit fields report it. */
 export interface LimitUsage {
   limit: number;
   used: number;
@@ -19,11 +19,11 @@ export interface LimitUsage {
 export function limitUsage(
   row: LimitRow,
   key: KeyPolicy,
-  standing: WindowStanding | null,
+  counted: CountedWindow | null,
   now: number,
 ): LimitUsage {
   const limit = row.limit.of(key);
-  const used = Math.min(limit, standing?.used ?? 0);
-  const resetsAt = row.window.calendarEnd(now) ?? (standing ? now + standing.msLeft : null);
+  const used = Math.min(limit, counted?.used ?? 0);
+  const resetsAt = row.window.calendarEnd(now) ?? (counted ? now + counted.msLeft : null);
   return { limit, used, remaining: limit - used, resetsAt };
 }

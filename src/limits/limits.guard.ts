@@ -8,23 +8,18 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { admittedHeaders, rateLimitFields, refusedHeaders } from '../common/access/access-headers';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
-import { authenticatedKey } from '../auth/authenticated-request';
+import { admittedHeaders, rateLimitFields, refusedHeaders } from './rate-limit-headers';
+import type { KeyPolicy } from './key-policy';
+import { type LimitRow, type LimitTable, counterKey } from './limit-table';
+import { authenticatedKey } from './authenticated-key';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
 import { RouteMetadata } from '../common/routing/route-metadata';
-import { AllowanceStorage } from './allowance.storage';
+import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
 
-/**
- * The limits of the contract's order of checks: one named throttler per row of the limit table,
- * checked in the table's order, stopping at the first refusal. Public routes are not metered. Every
- * response after authentication carries the contract's X-RateLimit-* headers and the IETF
- * RateLimit fields.
- */
+/** The limit table's rows checked in its order, stopping at the first refusal; it writes every rate-limit header. */
 @Injectable()
 export class LimitsGuard extends ThrottlerGuard {
   private readonly rowByName: ReadonlyMap<string, LimitRow>;
@@ -33,7 +28,7 @@ export class LimitsGuard extends ThrottlerGuard {
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() storage: ThrottlerStorage,
     reflector: RouteMetadata,
-    private readonly allowances: AllowanceStorage,
+    private readonly allowances: ReplicaAllowances,
     @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
   ) {
     super(options, storage, reflector);
@@ -71,11 +66,9 @@ export class LimitsGuard extends ThrottlerGuard {
     const { isBlocked } = await this.storageService.increment(counter, ttl, limit, blockDuration, row.name);
     if (isBlocked) {
       const key = authenticatedKey(req);
-      // The error filter writes these over the admitted ones: Remaining 0 and Retry-After.
-      throw new ApiError(row.refusal, undefined, {
-        ...refusedHeaders(row, Date.now()),
-        ...(key ? this.currentFields(key, row) : {}),
-      });
+      const res = context.switchToHttp().getResponse<Response>();
+      res.set({ ...refusedHeaders(row, Date.now()), ...(key ? this.currentFields(key, row) : {}) });
+      throw new ApiError(row.refusal);
     }
     return true;
   }
@@ -83,11 +76,11 @@ export class LimitsGuard extends ThrottlerGuard {
   /** The RateLimit fields from what this replica knows (no I/O), within a block per other replica. */
   private currentFields(key: KeyPolicy, refusedBy: LimitRow | null): Record<string, string> {
     const now = Date.now();
-    const standings = this.limits.map((row) => {
-      const usage = limitUsage(row, key, this.allowances.localStanding(counterKey(row.name, key.id)), now);
+    const usages = this.limits.map((row) => {
+      const usage = limitUsage(row, key, this.allowances.localWindow(counterKey(row.name, key.id)), now);
       if (row === refusedBy) usage.remaining = 0;
       return usage;
     });
-    return rateLimitFields(this.limits, key, standings, now);
+    return rateLimitFields(this.limits, key, usages, now);
   }
 }

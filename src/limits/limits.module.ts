@@ -1,20 +1,18 @@
 import { type ExecutionContext, Module } from '@nestjs/common';
 import { type ThrottlerModuleOptions, type ThrottlerOptions, ThrottlerModule } from '@nestjs/throttler';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { LIMITS, type LimitRow, type LimitTable, counterKey } from '../common/access/limit-table';
+import type { KeyPolicy } from './key-policy';
+import { LIMITS, type LimitRow, type LimitTable, counterKey } from './limit-table';
 import { RouteMetadata, RouteMetadataModule } from '../common/routing/route-metadata';
-import { authenticatedKey } from '../auth/authenticated-request';
+import { authenticatedKey } from './authenticated-key';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import type { AllowanceStore } from './allowance-store';
-import { AllowanceStorage } from './allowance.storage';
+import { ReplicaAllowances } from './replica-allowances';
 import { FailoverAllowanceStore } from './failover-allowance.store';
 import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
 import { isQuotaFreeRoute } from './quota-free.decorator';
-import { UsageController } from './usage.controller';
-import { UsageService } from './usage.service';
 
 /** A limit's shared counter: its PostgreSQL table, with Redis in front when the row allows it and REDIS_URL is set. */
 function counterStore(row: LimitRow, config: AppConfig, db: Database): AllowanceStore {
@@ -27,15 +25,15 @@ function counterStore(row: LimitRow, config: AppConfig, db: Database): Allowance
   providers: [
     { provide: LIMIT_TABLE, useValue: LIMITS },
     {
-      provide: AllowanceStorage,
+      provide: ReplicaAllowances,
       inject: [APP_CONFIG, Database, LIMIT_TABLE],
       useFactory: (config: AppConfig, db: Database, limits: LimitTable) =>
-        new AllowanceStorage(
+        new ReplicaAllowances(
           Object.fromEntries(limits.map((row) => [row.name, counterStore(row, config, db)])),
         ),
     },
   ],
-  exports: [LIMIT_TABLE, AllowanceStorage],
+  exports: [LIMIT_TABLE, ReplicaAllowances],
 })
 class AllowanceModule {}
 
@@ -59,7 +57,7 @@ function throttlerOf(row: LimitRow, routes: RouteMetadata): ThrottlerOptions {
 }
 
 function throttlerOptions(
-  storage: AllowanceStorage,
+  storage: ReplicaAllowances,
   limits: LimitTable,
   routes: RouteMetadata,
 ): ThrottlerModuleOptions {
@@ -81,12 +79,11 @@ function throttlerOptions(
     RouteMetadataModule,
     ThrottlerModule.forRootAsync({
       imports: [AllowanceModule, RouteMetadataModule],
-      inject: [AllowanceStorage, LIMIT_TABLE, RouteMetadata],
+      inject: [ReplicaAllowances, LIMIT_TABLE, RouteMetadata],
       useFactory: throttlerOptions,
     }),
   ],
-  controllers: [UsageController],
-  providers: [LimitsGuard, UsageService],
+  providers: [LimitsGuard],
   exports: [LimitsGuard, AllowanceModule],
 })
 export class LimitsModule {}

@@ -7,13 +7,9 @@ import {
   type LinkObject,
   getSchemaPath,
 } from '@nestjs/swagger';
-import {
-  PRIVATE_ANSWER_HEADERS,
-  RATE_LIMIT_FIELDS,
-  RATE_LIMIT_HEADERS,
-  rateLimitFieldPatterns,
-} from '../common/access/access-headers';
-import { LIMITS } from '../common/access/limit-table';
+import { PRIVATE_ANSWER_HEADERS } from '../auth/private-answer-headers';
+import { RATE_LIMIT_FIELDS, RATE_LIMIT_HEADERS, rateLimitFieldPatterns } from '../limits/rate-limit-headers';
+import { LIMITS } from '../limits/limit-table';
 import { ERROR_CATALOGUE, type ErrorCode } from '../common/errors/error-catalogue';
 import { ACCEPTED_REQUEST_ID, REQUEST_ID_HEADER } from '../common/request-id/request-id';
 import { TITLE_LOOKUP_OPERATION_ID } from './operation-ids';

@@ -47,3 +47,15 @@ export function ItemEnvelopeDto<Item>(item: Type<Item>) {
   }
   return ItemEnvelope;
 }
+
+/** The envelope of a list answered whole, `{ "data": [items], "meta": { "request_id" } }`, to extend and name. */
+export function ListEnvelopeDto<Item>(item: Type<Item>) {
+  class ListEnvelope {
+    @ApiProperty({ type: item, isArray: true })
+    data!: Item[];
+
+    @ApiProperty({ type: RequestMetaDto })
+    meta!: RequestMetaDto;
+  }
+  return ListEnvelope;
+}

@@ -5,11 +5,8 @@ import { assignRequestId } from '../common/request-id/request-id';
 import { EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers';
 
 /**
- * Express middleware, first in the chain, so every answer carries what it sets (errors, unknown
- * routes and `/health` included): the security headers and `Cache-Control: no-store` (routes with a
- * cache policy replace it), `Strict-Transport-Security` when the request arrived over HTTPS, and the
- * request's id; an HTTP/1.1 request without Host is refused (400) here. One layer with a prebuilt list: the same headers as a separate Helmet layer cost
- * 4–6% of a cached lookup's CPU (bench/RESULTS.md, issue 31).
+ * First in the chain, so every answer carries them: the security headers, `Cache-Control: no-store`
+ * (a cache policy of a route replaces it), HSTS over HTTPS, and the request's id, assigned here once.
  */
 export function answerHeaders(req: Request, res: Response, next: NextFunction): void {
   for (const [name, value] of EVERY_ANSWER_HEADERS) res.setHeader(name, value);

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { RequestMetaDto } from '../../src/openapi/envelope.dto';
+import { ListEnvelopeDto } from '../../src/route-kit';
 import type { GenreCount } from './genre-count.repository';
 
 @ApiSchema({ name: 'GenreCount' })
@@ -13,10 +13,4 @@ export class GenreCountDto implements GenreCount {
 
 /** Every genre as one item of `data`, most titles first; no paging (a catalog has few genres). */
 @ApiSchema({ name: 'GenreCounts' })
-export class GenreCountsDto {
-  @ApiProperty({ type: GenreCountDto, isArray: true })
-  data!: GenreCountDto[];
-
-  @ApiProperty({ type: RequestMetaDto })
-  meta!: RequestMetaDto;
-}
+export class GenreCountsDto extends ListEnvelopeDto(GenreCountDto) {}

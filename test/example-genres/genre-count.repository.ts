@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Versioned } from '../../src/common/conditional/versioned';
-import { CatalogReadDatabase } from '../../src/database/catalog-read-database';
+import { CatalogReadDatabase, type Versioned, readVersioned } from '../../src/route-kit';
 
 /** One genre and how many titles of the live catalog carry it. */
 export interface GenreCount {
@@ -8,37 +7,18 @@ export interface GenreCount {
   titles: number;
 }
 
-/**
- * The counts and the catalog version in one statement (one snapshot: an ingest commits titles and
- * catalog_state together), so the ETag names exactly the data it tags.
- */
-const GENRE_COUNTS_SQL = `SELECT state.catalog_version, counts.genre, counts.titles
-  FROM (SELECT catalog_version FROM catalog_state WHERE id = 1) state
-  LEFT JOIN LATERAL (
-    SELECT genre, count(*)::int AS titles
-    FROM titles, unnest(genres) AS genre
-    GROUP BY genre
-    HAVING count(*) >= $1
-  ) counts ON true
-  ORDER BY counts.titles DESC, counts.genre`;
+const GENRE_COUNTS_SQL = `SELECT genre, count(*)::int AS titles
+  FROM titles, unnest(genres) AS genre
+  GROUP BY genre
+  HAVING count(*) >= $1`;
 
 @Injectable()
 export class GenreCountRepository {
-  /**
-   * Catalog reads go through `CatalogReadDatabase` (a read replica under DATABASE_READ_URL, else the
-   * primary); it comes from the global DatabaseModule: nothing to import.
-   */
+  /** Catalog reads go to `CatalogReadDatabase` (a read replica when configured), from the global DatabaseModule. */
   constructor(private readonly db: CatalogReadDatabase) {}
 
-  async count(minTitles: number): Promise<Versioned<GenreCount[]>> {
-    const rows = await this.db.query<{
-      catalog_version: string | null;
-      genre: string | null;
-      titles: number;
-    }>(GENRE_COUNTS_SQL, [minTitles]);
-    return {
-      version: rows[0]?.catalog_version ?? null,
-      value: rows.filter((row) => row.genre !== null).map(({ genre, titles }) => ({ genre: genre!, titles })),
-    };
+  /** The counts and the catalog version they were read from, in one statement, so the ETag names them. */
+  count(minTitles: number): Promise<Versioned<GenreCount[]>> {
+    return readVersioned<GenreCount>(this.db, GENRE_COUNTS_SQL, [minTitles], 'titles DESC, genre');
   }
 }

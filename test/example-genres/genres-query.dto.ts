@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IntegerQueryParam } from '../../src/common/validation/query-decorators';
+import { IntegerQueryParam } from '../../src/route-kit';
 
 export const MAX_MIN_TITLES = 1_000_000;
 

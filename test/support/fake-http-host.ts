@@ -1,7 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { ArgumentsHost } from '@nestjs/common';
+import { assignRequestId } from '../../src/common/request-id/request-id';
 
 /**
- * An ArgumentsHost over a fake Express request (with an `X-Request-Id`) and response, for the unit
+ * An ArgumentsHost over a fake Express request (with its id assigned) and response, for the unit
  * tests of exception filters: the response records its status, JSON body and headers.
  */
 export function fakeHttpHost(initialHeaders: ReadonlyArray<[string, string]> = []) {
@@ -23,6 +25,8 @@ export function fakeHttpHost(initialHeaders: ReadonlyArray<[string, string]> = [
     end: jest.fn(),
   };
   const req = { headers: { 'x-request-id': 'req-1' } };
+  // As `answerHeaders` does first for every request.
+  assignRequestId(req as never, res as unknown as ServerResponse);
   const host = {
     switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
   } as unknown as ArgumentsHost;

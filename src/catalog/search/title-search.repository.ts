@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Slice } from '../../common/envelope';
 import { SearchDatabase } from '../../database/search-database';
+import { CATALOG_VERSION, catalogStateFrom, versionOf } from '../../database/versioned-read';
 import { BatchedReads } from '../batched-reads';
 import { TITLE_TYPES, type TitleType } from '../title';
 import { type TitleRow, titleSelectSql } from '../title-columns';
@@ -19,9 +20,8 @@ export interface SearchResult {
   version: string | null;
 }
 
-/** The live catalog state as a one-row FROM item: every statement reads its version with its data. */
-const STATE_ROW =
-  'FROM (SELECT catalog_version, search_pair_min_titles FROM catalog_state WHERE id = 1) state';
+/** Every statement reads the catalog version (and the pair threshold) with its data. */
+const STATE_ROW = catalogStateFrom('search_pair_min_titles');
 
 /** One version for a search whose statements read `versions`, or null when they disagree. */
 function commonVersion(...versions: Array<string | null>): string | null {
@@ -69,7 +69,7 @@ interface RankedListPage {
  */
 const RANKED_LIST_PAGES_SQL = `SELECT wanted.position::int AS wanted_position,
     coalesce(CASE WHEN wanted.type IS NULL THEN l.total ELSE cardinality(l.list) END, 0)::int AS total,
-    state.catalog_version, ${titleSelectSql('t')}
+    ${CATALOG_VERSION}, ${titleSelectSql('t')}
   ${STATE_ROW}
   CROSS JOIN unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::int[])
     WITH ORDINALITY AS wanted(key, year, type, skip, take, position)
@@ -212,14 +212,14 @@ export class TitleSearchRepository {
       pair_min: number | null;
       catalog_version: string | null;
     }>(
-      `SELECT l.key, l.total, state.search_pair_min_titles AS pair_min, state.catalog_version
+      `SELECT l.key, l.total, state.search_pair_min_titles AS pair_min, ${CATALOG_VERSION}
        ${STATE_ROW}
        LEFT JOIN search_lists l ON l.key = ANY($1::text[]) AND l.year = ${ANY_YEAR}`,
       [keys],
     );
     const totals = new Map<string, number>();
     for (const row of rows) if (row.key !== null && row.total !== null) totals.set(row.key, row.total);
-    return { totals, pairMinTitles: rows[0]?.pair_min ?? null, version: rows[0]?.catalog_version ?? null };
+    return { totals, pairMinTitles: rows[0]?.pair_min ?? null, version: versionOf(rows) };
   }
 
   /**
@@ -275,7 +275,7 @@ export class TitleSearchRepository {
   ): Promise<SearchResult> {
     const rows = await this.db.query<TitleRow & PageRowExtras>(
       `${matchesCte}
-       SELECT (SELECT count(*) FROM matches)::int AS total, state.catalog_version, ${titleSelectSql('t')}
+       SELECT (SELECT count(*) FROM matches)::int AS total, ${CATALOG_VERSION}, ${titleSelectSql('t')}
        ${STATE_ROW}
        LEFT JOIN LATERAL (SELECT * FROM matches ORDER BY ${order('')} LIMIT $4 OFFSET $5) m ON true
        LEFT JOIN titles t ON t.id = m.id
@@ -297,7 +297,7 @@ function pageOf(rows: Array<TitleRow & PageRowExtras>): SearchResult {
   return {
     rows: rows.filter((row) => row.id !== null),
     total: rows[0]?.total ?? 0,
-    version: rows[0]?.catalog_version ?? null,
+    version: versionOf(rows),
   };
 }
 

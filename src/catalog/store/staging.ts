@@ -23,7 +23,7 @@ const SEARCH_STAGING_COLUMNS = [
   'search_title_bare_key text NOT NULL',
   'search_original_key text',
   'search_original_bare_key text',
-  // The title's word sets (issue 26), separated like list items. Derived from the keys above, so
+  // The title's word sets, separated like list items. Derived from the keys above, so
   // left out of the row digest (`rowDigestSql`): that adds nothing, and keeps every digest, and the
   // content version, what it was before the column.
   'search_word_sets text NOT NULL',

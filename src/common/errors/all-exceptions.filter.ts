@@ -7,9 +7,8 @@ import {
   Optional,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { PRE_LIMIT_ERROR_CLEARS } from '../access/access-headers';
 import { KnownRoutes } from '../routing/known-routes';
-import { assignRequestId } from '../request-id/request-id';
+import { requestIdOf } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 import { recordResponseError } from './response-error-code';
@@ -17,8 +16,8 @@ import { routeNotFoundMessage } from './route-not-found';
 import { errorEnvelope } from './error-envelope';
 
 /**
- * The only place that writes error responses: every failure, ours or the framework's, becomes
- * `{ error: { code, message, request_id } }` with the status and headers of the catalogue.
+ * The only place that writes error bodies: every failure, ours or the framework's, becomes
+ * `{ error: { code, message, request_id } }` with the catalogue's status. It writes no header.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -31,7 +30,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    const requestId = assignRequestId(req, res);
+    const requestId = requestIdOf(req);
     const error = this.toApiError(exception, req);
     const definition = ERROR_CATALOGUE[error.code];
 
@@ -43,10 +42,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       res.end();
       return;
     }
-    if (!definition.keepsRateLimitHeaders) {
-      for (const header of PRE_LIMIT_ERROR_CLEARS) res.removeHeader(header);
-    }
-    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));
   }
 

@@ -1,9 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 
-/**
- * The one error type the service raises on purpose. The global filter turns it into the error
- * envelope; `headers` carries extras such as Retry-After.
- */
+/** The one error type the service raises on purpose; the global filter turns it into the error envelope. */
 export class ApiError extends Error {
   /** Whether the service answers this on purpose in a state it expects (not logged as a failure). */
   expected = false;
@@ -11,7 +8,6 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string = ERROR_CATALOGUE[code].message,
-    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -13,11 +13,7 @@ export type ErrorCode =
 interface ErrorDefinition {
   status: number;
   message: string;
-  /**
-   * Whether the rate-limit headers set by the limits guard stay on this response. Errors raised
-   * before the per-minute check (401, 403, unknown routes) and failures of /health carry only
-   * X-Request-Id.
-   */
+  /** Whether it can come after the limits guard, and so carry its headers (401, 403, unknown routes cannot). */
   keepsRateLimitHeaders: boolean;
 }
 

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { ApiError } from '../errors/api-error';
+import { assignRequestId } from '../request-id/request-id';
 import { recordResponseError } from '../errors/response-error-code';
 import { REDACTED } from './redact-url';
 import { accessLog } from './access-log.middleware';
 
-/** A server whose every request passes the access log, then `respond`; the log lines it wrote. */
+/** A server whose every request gets its id, passes the access log, then `respond`; the lines written. */
 async function serve(level: string, respond: (res: import('node:http').ServerResponse) => void) {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({
@@ -17,7 +18,10 @@ async function serve(level: string, respond: (res: import('node:http').ServerRes
     },
   });
   const middleware = accessLog(pino({ level }, sink));
-  const server: Server = createServer((req, res) => middleware(req, res, () => respond(res)));
+  const server: Server = createServer((req, res) => {
+    assignRequestId(req, res);
+    middleware(req, res, () => respond(res));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return { server, port, lines };

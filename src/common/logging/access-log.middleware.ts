@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { responseErrorExpected } from '../errors/response-error-code';
-import { assignRequestId } from '../request-id/request-id';
+import { requestIdOf } from '../request-id/request-id';
 import { requestTraceId } from '../../tracing/request-trace';
 import { redactUrl } from './redact-url';
 
@@ -18,18 +18,13 @@ export interface AccessLine {
 }
 
 /**
- * One JSON line per request, written when its response has been sent (`request completed`, level
- * info; `request errored`, level error, for a 5xx the service did not give on purpose) or when the
- * connection closed first (`request aborted`). The client address is the one Express settles on:
- * the peer's, or with TRUST_PROXY the nearest untrusted address of X-Forwarded-For. The request's
- * id is the one the first middleware gave it (`answerHeaders`; assigned here when none did). The URL is
- * logged with credentials redacted; headers never are. Nothing is built unless the line's level is
- * enabled, so at LOG_LEVEL=warn a successful request costs one listener.
+ * One JSON line per request once answered (`request completed`; `request errored` for a 5xx not
+ * given on purpose) or abandoned (`request aborted`), with credentials redacted from the URL.
  */
 export function accessLog(logger: Logger) {
   return function accessLogMiddleware(req: Request, res: ServerResponse, next: () => void): void {
     const started = Date.now();
-    const id = assignRequestId(req, res);
+    const id = requestIdOf(req);
     // Read now: the socket keeps its peer's address once asked, so an aborted request still has it.
     const peerAddress = req.socket.remoteAddress;
     // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection

@@ -8,15 +8,20 @@ const REQUEST_ID = Symbol('requestId');
 type WithRequestId = IncomingMessage & { [REQUEST_ID]?: string };
 
 /**
- * The request's id: the client's X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a new
- * UUID. Decided once per request, echoed on the response at the same moment.
+ * Gives the request its id, once, as the first step of its answer (`answerHeaders`, the health
+ * server): the client's X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a new UUID.
  */
 export function assignRequestId(req: WithRequestId, res: ServerResponse): string {
-  const known = req[REQUEST_ID];
-  if (known) return known;
   const supplied = req.headers['x-request-id'];
   const id = typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
   req[REQUEST_ID] = id;
-  if (!res.headersSent) res.setHeader(REQUEST_ID_HEADER, id);
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/** The id `assignRequestId` gave the request. */
+export function requestIdOf(req: WithRequestId): string {
+  const id = req[REQUEST_ID];
+  if (id === undefined) throw new Error('The request has no id: answerHeaders did not run first');
   return id;
 }

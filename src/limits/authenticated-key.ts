@@ -1,4 +1,4 @@
-import type { KeyPolicy } from '../common/access/key-policy';
+import type { KeyPolicy } from './key-policy';
 
 const keys = new WeakMap<object, KeyPolicy>();
 

@@ -1,7 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { AllowanceStore } from './allowance-store';
-import type { WindowStanding } from './limit-usage';
+import type { CountedWindow } from './limit-usage';
 import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
 
 /** The record a ThrottlerStorage returns (the package exports only the interface's name as a type). */
@@ -41,7 +41,7 @@ const SWEEP_INTERVAL_MS = 1_000;
  * the stores never grant more than the limit in a window, and a request is accepted only against a
  * granted block. Concurrent requests for the same counter share one reservation at a time.
  */
-export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
+export class ReplicaAllowances implements ThrottlerStorage, OnModuleDestroy {
   private readonly logger = new Logger('Limits');
   private readonly allowances = new Map<string, Allowance>();
   private readonly sweeper = setInterval(() => this.releaseIdle(), SWEEP_INTERVAL_MS).unref();
@@ -101,7 +101,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
    * A counter's open window as this replica knows it, without I/O: what was reserved by every
    * replica at its last reservation, minus what it still holds. Null when it knows of no window.
    */
-  localStanding(key: string): WindowStanding | null {
+  localWindow(key: string): CountedWindow | null {
     const allowance = this.allowances.get(key);
     const now = this.clock();
     if (!allowance || allowance.window === null || allowance.endsAt <= now) return null;
@@ -112,7 +112,7 @@ export class AllowanceStorage implements ThrottlerStorage, OnModuleDestroy {
    * A counter's open window as the shared store holds it now, minus what this replica holds
    * unspent. Blocks other replicas hold unspent count as used (at most one block each).
    */
-  async standing(key: string, throttlerName: string): Promise<WindowStanding | null> {
+  async countedWindow(key: string, throttlerName: string): Promise<CountedWindow | null> {
     const state = await this.storeFor(throttlerName).peek(key);
     if (!state) return null;
     const allowance = this.allowances.get(key);

@@ -1,27 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { KeyPolicy } from '../common/access/key-policy';
-import { type LimitTable, counterKey } from '../common/access/limit-table';
-import { AllowanceStorage } from './allowance.storage';
-import { LIMIT_TABLE } from './limit-table.token';
-import { type LimitUsage, limitUsage } from './limit-usage';
-
-export interface WindowUsage {
-  used: number;
-  remaining: number;
-  /** ISO 8601 UTC; null for a minute with no window open (the next request starts one). */
-  resets_at: string | null;
-}
+import type { KeyPolicy } from '../limits/key-policy';
+import { type LimitTable, counterKey } from '../limits/limit-table';
+import { ReplicaAllowances } from '../limits/replica-allowances';
+import { LIMIT_TABLE } from '../limits/limit-table.token';
+import { type LimitUsage, limitUsage } from '../limits/limit-usage';
+import type { WindowUsageDto } from './usage.dto';
 
 /**
  * The key's id, then each limit's policy field (`rpm`, `monthly_quota`), then each limit's window
  * under its name (`minute`, `month`), in the limit table's order.
  */
-export type KeyUsage = { key_id: string } & Record<string, string | number | WindowUsage>;
+export type KeyUsage = { key_id: string } & Record<string, string | number | WindowUsageDto>;
 
 @Injectable()
 export class UsageService {
   constructor(
-    private readonly allowances: AllowanceStorage,
+    private readonly allowances: ReplicaAllowances,
     @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
   ) {}
 
@@ -33,8 +27,13 @@ export class UsageService {
     const now = Date.now();
     const windows = await Promise.all(
       this.limits.map(async (row) =>
-        windowUsage(
-          limitUsage(row, key, await this.allowances.standing(counterKey(row.name, key.id), row.name), now),
+        usageJson(
+          limitUsage(
+            row,
+            key,
+            await this.allowances.countedWindow(counterKey(row.name, key.id), row.name),
+            now,
+          ),
         ),
       ),
     );
@@ -45,7 +44,7 @@ export class UsageService {
   }
 }
 
-function windowUsage(usage: LimitUsage): WindowUsage {
+function usageJson(usage: LimitUsage): WindowUsageDto {
   return {
     used: usage.used,
     remaining: usage.remaining,

@@ -1,4 +1,4 @@
-import type { Versioned } from '../common/conditional/versioned';
+import type { Versioned } from '../conditional/versioned';
 import { SingleFlight } from './single-flight';
 
 /** A cached answer and the catalog version it was read from. */

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { LIMITS } from '../common/access/limit-table';
+import { LIMITS } from '../limits/limit-table';
 import { ItemEnvelopeDto } from '../openapi/envelope.dto';
-import type { WindowUsage } from './usage.service';
 
 @ApiSchema({ name: 'WindowUsage' })
-export class WindowUsageDto implements WindowUsage {
+export class WindowUsageDto {
   @ApiProperty({
     type: 'integer',
     minimum: 0,

@@ -1,5 +1,5 @@
 import type { AllowanceStore, Reservation } from './allowance-store';
-import { AllowanceStorage } from './allowance.storage';
+import { ReplicaAllowances } from './replica-allowances';
 import { RESERVATION } from './limits-policy';
 
 const MINUTE_TTL_MS = 60_000;
@@ -53,18 +53,18 @@ class FakeStore implements AllowanceStore {
   async close(): Promise<void> {}
 }
 
-describe('AllowanceStorage', () => {
+describe('ReplicaAllowances', () => {
   let now: number;
   const clock = () => now;
   let minute: FakeStore;
   let month: FakeStore;
-  let storage: AllowanceStorage;
+  let storage: ReplicaAllowances;
 
   beforeEach(() => {
     now = Date.parse('2026-11-30T23:59:00.000Z');
     minute = new FakeStore(clock);
     month = new FakeStore(clock);
-    storage = new AllowanceStorage({ minute, month }, clock);
+    storage = new ReplicaAllowances({ minute, month }, clock);
   });
   afterEach(() => storage.onModuleDestroy());
 
@@ -110,7 +110,7 @@ describe('AllowanceStorage', () => {
 
   it('sizes blocks by the rate they are spent at: 5 s at 2,000 a second costs a handful of reservations', async () => {
     jest.useFakeTimers({ now });
-    const paced = new AllowanceStorage({ minute, month }, clock);
+    const paced = new ReplicaAllowances({ minute, month }, clock);
     const wants = () => minute.reserves.map((reservation) => reservation.want);
     const run = async (seconds: number) => {
       for (let ms = 0; ms < seconds * 1_000; ms++) {
@@ -160,7 +160,7 @@ describe('AllowanceStorage', () => {
 
   it('refuses exactly when the quota is reached inside a block, and never past it', async () => {
     // The blocks taken by two replicas: this one holds some, the other took the rest.
-    const other = new AllowanceStorage({ minute, month }, clock);
+    const other = new ReplicaAllowances({ minute, month }, clock);
     try {
       const mine = await accepted(4, 10, 'month');
       const theirs = await Promise.all(
@@ -200,7 +200,7 @@ describe('AllowanceStorage', () => {
     now += RESERVATION.idleReleaseMs;
     jest.useFakeTimers({ now });
     try {
-      const idle = new AllowanceStorage({ minute, month }, clock);
+      const idle = new ReplicaAllowances({ minute, month }, clock);
       await idle.increment('minute:k2', MINUTE_TTL_MS, 100, MINUTE_TTL_MS, 'minute');
       await idle.increment('minute:k2', MINUTE_TTL_MS, 100, MINUTE_TTL_MS, 'minute');
       expect(minute.reserved('minute:k2')).toBeGreaterThanOrEqual(2);
@@ -222,15 +222,15 @@ describe('AllowanceStorage', () => {
   });
 
   it('reports a window as used by everyone, less what this replica still holds', async () => {
-    expect(await storage.standing('minute:k1', 'minute')).toBeNull();
-    expect(storage.localStanding('minute:k1')).toBeNull();
+    expect(await storage.countedWindow('minute:k1', 'minute')).toBeNull();
+    expect(storage.localWindow('minute:k1')).toBeNull();
     await accepted(150, 1_000_000);
     await hit(1_000_000);
     expect(minute.reserved('minute:k1')).toBeGreaterThan(151);
-    expect(await storage.standing('minute:k1', 'minute')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
-    expect(storage.localStanding('minute:k1')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
+    expect(await storage.countedWindow('minute:k1', 'minute')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
+    expect(storage.localWindow('minute:k1')).toEqual({ used: 151, msLeft: MINUTE_TTL_MS });
     minute.windows.get('minute:k1')!.reserved += 40; // another replica's block
-    expect(await storage.standing('minute:k1', 'minute')).toMatchObject({ used: 191 });
+    expect(await storage.countedWindow('minute:k1', 'minute')).toMatchObject({ used: 191 });
   });
 
   it('refuses to count for a throttler it has no store for', async () => {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../errors/error-catalogue';
+import type { ErrorCode } from '../common/errors/error-catalogue';
 import type { KeyPolicy } from './key-policy';
 import { nextUtcMonthStart, secondsUntilNextUtcMonth, utcMonthLengthMs } from './utc-month';
 

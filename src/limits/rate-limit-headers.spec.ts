@@ -1,4 +1,9 @@
-import { admittedHeaders, rateLimitFieldPatterns, rateLimitFields, refusedHeaders } from './access-headers';
+import {
+  admittedHeaders,
+  rateLimitFieldPatterns,
+  rateLimitFields,
+  refusedHeaders,
+} from './rate-limit-headers';
 import { LIMITS } from './limit-table';
 
 const KEY = { id: 'k1', rpm: 120, monthlyQuota: 50_000 };

@@ -1,16 +1,8 @@
 import type { KeyPolicy } from './key-policy';
 import type { LimitRow, LimitTable } from './limit-table';
+import type { LimitUsage } from './limit-usage';
 
-/**
- * Every response header the access path writes (the API key guard, the limits guard), the error
- * filter clears and the API description declares: names and values, in one place.
- */
-
-/** Set on every answer after authentication: an answer for one key is no one else's. */
-export const PRIVATE_ANSWER_HEADERS = {
-  'Cache-Control': 'private, max-age=0, must-revalidate',
-  Vary: 'Authorization',
-} as const;
+/** The rate-limit headers the limits guard writes and the API description declares, in one place. */
 
 /** The contract's rate-limit headers. */
 export const RATE_LIMIT_HEADERS = {
@@ -21,9 +13,6 @@ export const RATE_LIMIT_HEADERS = {
 
 /** The IETF fields (draft-ietf-httpapi-ratelimit-headers), one item per limit. */
 export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
-
-/** Taken off the errors that come before the limits (401, 403, unknown routes): X-Request-Id only. */
-export const PRE_LIMIT_ERROR_CLEARS: readonly string[] = Object.values(RATE_LIMIT_HEADERS);
 
 /**
  * The contract's headers once a key is authenticated: its per-minute policy, and the policy minus 1
@@ -44,31 +33,24 @@ export function refusedHeaders(limit: LimitRow, now: number): Record<string, str
   };
 }
 
-/** A key's standing in one limit, as the RateLimit field reports it. */
-export interface LimitStanding {
-  remaining: number;
-  /** When the window ends (epoch ms); null when no window is open. */
-  resetsAt: number | null;
-}
-
 /**
  * The IETF fields (structured-field syntax), one item per limit in the table's order:
  * `RateLimit-Policy: "minute";q=120;w=60, "month";q=50000;w=2592000` and
  * `RateLimit: "minute";r=119;t=42, "month";r=49000;t=697000`. `w` of the month is the current month's
  * length; `t` is the seconds until the window resets (a window not open yet: its full length).
- * `standings` follows `limits`, item for item.
+ * `usages` follows `limits`, item for item.
  */
 export function rateLimitFields(
   limits: LimitTable,
   key: KeyPolicy,
-  standings: readonly LimitStanding[],
+  usages: readonly Pick<LimitUsage, 'remaining' | 'resetsAt'>[],
   now: number,
 ): Record<string, string> {
   const policy: string[] = [];
   const current: string[] = [];
   limits.forEach((limit, i) => {
     const seconds = limit.window.seconds(now);
-    const { remaining, resetsAt } = standings[i];
+    const { remaining, resetsAt } = usages[i];
     const reset = resetsAt === null ? seconds : Math.max(0, Math.ceil((resetsAt - now) / 1000));
     policy.push(`"${limit.name}";q=${limit.limit.of(key)};w=${seconds}`);
     current.push(`"${limit.name}";r=${remaining};t=${reset}`);

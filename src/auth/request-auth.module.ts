@@ -2,12 +2,12 @@ import { Module } from '@nestjs/common';
 import { RouteMetadataModule } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { ApiKeyGuard } from './api-key.guard';
-import { AuthModule } from './auth.module';
+import { ApiKeysModule } from './api-keys.module';
 
 /** Request authentication for the HTTP server (not the CLI): the in-memory directory and its guard. */
 @Module({
-  imports: [AuthModule, RouteMetadataModule],
+  imports: [ApiKeysModule, RouteMetadataModule],
   providers: [ApiKeyDirectory, ApiKeyGuard],
   exports: [ApiKeyDirectory, ApiKeyGuard],
 })
-export class ApiKeyAuthModule {}
+export class RequestAuthModule {}

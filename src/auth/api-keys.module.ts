@@ -10,4 +10,4 @@ import { KeysMarkers } from './keys-marker';
   providers: [ApiKeyService, KeysMarkers],
   exports: [ApiKeyService, KeysMarkers],
 })
-export class AuthModule {}
+export class ApiKeysModule {}

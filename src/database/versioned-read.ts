@@ -1,0 +1,47 @@
+import type { Versioned } from '../common/conditional/versioned';
+import type { SqlExecutor } from './database';
+
+/**
+ * The live catalog state as a one-row FROM item named `state`. A read joins it to tag its rows
+ * with the catalog version in the same statement: one snapshot, since an ingest commits titles and
+ * catalog_state together.
+ */
+export function catalogStateFrom(...extraColumns: string[]): string {
+  const columns = ['catalog_version', ...extraColumns].join(', ');
+  return `FROM (SELECT ${columns} FROM catalog_state WHERE id = 1) state`;
+}
+
+/** The version column a statement over `catalogStateFrom()` selects. */
+export const CATALOG_VERSION = 'state.catalog_version';
+
+/** The version of rows selected with `CATALOG_VERSION` (null: no catalog, or no row). */
+export function versionOf(rows: ReadonlyArray<{ catalog_version: string | null }>): string | null {
+  return rows[0]?.catalog_version ?? null;
+}
+
+const FOUND = 'versioned_read_found';
+
+/**
+ * `sql`'s rows and the catalog version they were read from, in one statement; `orderBy` orders
+ * them (by their column names). Run it on `CatalogReadDatabase`, where catalog reads go.
+ */
+export async function readVersioned<Row extends object>(
+  db: SqlExecutor,
+  sql: string,
+  params: readonly unknown[] = [],
+  orderBy?: string,
+): Promise<Versioned<Row[]>> {
+  const rows = await db.query<Row & { catalog_version: string | null; [FOUND]: boolean | null }>(
+    `SELECT ${CATALOG_VERSION}, r.*
+     ${catalogStateFrom()}
+     LEFT JOIN LATERAL (SELECT true AS ${FOUND}, q.* FROM (${sql}) q) r ON true` +
+      (orderBy ? ` ORDER BY ${orderBy}` : ''),
+    params,
+  );
+  return {
+    version: versionOf(rows),
+    value: rows
+      .filter((row) => row[FOUND] !== null)
+      .map(({ catalog_version: _version, [FOUND]: _found, ...row }) => row as Row),
+  };
+}
