@@ -30,7 +30,7 @@ export const POSTGRES_POOL = {
 /**
  * Connections one replica holds at most, by pool (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE):
  * the main pool (lookups, lists, limits, /health, keys) and the search pool, plus the change feed's
- * one session (`ChangeFeed`). The README's connection budget and the manifests' comments state the
+ * one session (`ChangeFeed`). docs/scaling.md's connection budget and the manifests' comments state the
  * same total.
  */
 export const DEFAULT_POOL_SIZES = { main: 10, search: 4 };
