@@ -17,7 +17,7 @@ import { readTlsCredentials } from './server/tls-credentials';
 import { preflight } from './startup/preflight';
 import { listenFailure } from './startup/startup-failure';
 import { reportStartup } from './startup/startup-report';
-import type { Tracing } from './tracing/tracing-config';
+import type { Tracing } from './tracing/tracing.types';
 
 /**
  * Creates the Nest application and listens. `main.ts` loads this module only after it has set the

@@ -22,8 +22,8 @@ import { packageVersion } from '../cli/cli-version';
 import { responseErrorCode } from '../common/errors/response-error-code';
 import type { AppConfig } from '../config/app-config';
 import { decorateInstance } from './nest-spans';
-import { setRequestTraceId } from './request-trace';
-import type { Tracing, TracingConfig } from './tracing-config';
+import { setRequestTraceId } from '../common/logging/request-trace';
+import type { Tracing, TracingConfig } from './tracing.types';
 
 /** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) names it. */
 const SERVICE_NAME = 'catalog-api';

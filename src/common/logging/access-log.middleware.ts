@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { responseErrorExpected } from '../errors/response-error-code';
 import { requestIdOf } from '../request-id/request-id';
-import { requestTraceId } from '../../tracing/request-trace';
+import { requestTraceId } from './request-trace';
 import { redactUrl } from './redact-url';
 
 /** Express adds `ip`: the client address it settles on under the `trust proxy` setting. */
