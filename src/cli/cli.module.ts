@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ApiKeyService } from '../auth/api-key.service';
 import { ApiKeysModule } from '../auth/api-keys.module';
 import { KEY_COMMANDS } from '../auth/keys.commands';
-import { CatalogModule } from '../catalog/catalog.module';
+import { CatalogStoreModule } from '../catalog/catalog-store.module';
 import { type AppConfig, loadConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { APPLIED_MIGRATIONS, DatabaseModule } from '../database/database.module';
@@ -24,7 +24,7 @@ export class CliModule {
         ConfigModule.forRoot(config),
         DatabaseModule.forRoot(ENTITIES),
         ApiKeysModule,
-        CatalogModule,
+        CatalogStoreModule,
         IngestModule,
       ],
       providers: COMMANDS,

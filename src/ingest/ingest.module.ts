@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../catalog/catalog.module';
+import { CatalogStoreModule } from '../catalog/catalog-store.module';
 import { CatalogIngestService } from './catalog-ingest.service';
 
 @Module({
-  imports: [CatalogModule],
+  imports: [CatalogStoreModule],
   providers: [CatalogIngestService],
   exports: [CatalogIngestService],
 })
