@@ -15,6 +15,7 @@ export async function runPendingMigrations(dataSource: DataSource): Promise<Migr
     await runner.startTransaction();
     try {
       await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      // On this transaction: the executor reads what is applied after the lock and opens none of its own.
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'all';
       const applied = await executor.executePendingMigrations();

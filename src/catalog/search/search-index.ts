@@ -118,7 +118,6 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
   await tx.query('SET LOCAL enable_sort = on');
 }
 
-/** The tiers, strongest first. */
 const TIERS_STRONGEST_FIRST = Object.values(RELEVANCE_TIERS).sort((a, b) => b - a);
 
 /** A group's entry ids (those meeting `condition`), strongest tier first, each tier in input order. */

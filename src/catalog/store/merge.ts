@@ -4,7 +4,6 @@ import { TITLE_COLUMNS, type TitleColumn } from '../title-columns';
 import type { CatalogLoadResult } from './catalog-load';
 import { fromStagingSql, rowDigestSql } from './staging';
 
-/** The identity sequence that numbers titles. */
 const TITLE_ID_SEQUENCE = "pg_get_serial_sequence('titles', 'id')";
 
 /** The digest of a whole staged row: equal digests mean nothing to rewrite. */
