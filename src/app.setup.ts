@@ -35,10 +35,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
 export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, abortOnError: false } as const;
 
 /**
- * The Express instance the app runs on. Paths are case-sensitive (GET /V1/MOVIES is an unknown
- * route, 404 ROUTE_NOT_FOUND): Express reads that setting once, when its router is created, and the
- * adapter creates the router in its constructor, so it is set here, before. The adapter sends answers
- * given as bytes as they are (`ByteAnswerExpressAdapter`).
+ * Case-sensitive paths must be set before the adapter's constructor creates the router: Express
+ * reads the setting only then.
  */
 export function createHttpAdapter(): ExpressAdapter {
   return new ByteAnswerExpressAdapter(express().set('case sensitive routing', true));

@@ -20,9 +20,8 @@ import { reportStartup } from './startup/startup-report';
 import type { Tracing } from './tracing/tracing.types';
 
 /**
- * Creates the Nest application and listens. `main.ts` loads this module only after it has set the
- * embedded database going, so loading Nest and the application overlaps that work. `options` adds
- * a team's modules (docs/extending.md); `tracing`, what `startTracingIfAsked` started.
+ * Loaded by `main.ts` only after the embedded database is set going, so loading Nest overlaps it.
+ * `options` adds a team's modules (docs/extending.md).
  */
 export async function startServer(
   config: AppConfig,

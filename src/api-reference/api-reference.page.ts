@@ -36,10 +36,8 @@ The document rendered here is [/openapi.json](/openapi.json): generate a typed c
 (openapi-typescript, for instance). After a 429, wait the seconds of \`Retry-After\`.`;
 
 /**
- * The API reference people open: Swagger UI (through @nestjs/swagger's SwaggerModule, its assets
- * from swagger-ui-dist, served by the service itself) rendering the document `/openapi.json` serves.
- * Public, read-only: no "Try it out", no Authorize button. Mounted when the application initializes,
- * after the controllers' routes are registered, so no API request passes its layers.
+ * Swagger UI over `/openapi.json`, read-only. Mounted after the controllers' routes so no API
+ * request passes its layers.
  */
 @Injectable()
 export class ApiReferencePage implements OnModuleInit {

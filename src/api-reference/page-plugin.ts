@@ -8,11 +8,8 @@ interface SwaggerUiSystem {
 type Component = (props: object) => unknown;
 
 /**
- * A Swagger UI plugin (its documented extension point: components wrapped by name). It runs in the
- * browser: Nest writes it into the page's init script from its source text, so it uses nothing from
- * outside its own body. It removes the Authorize buttons, so the page never invites pasting a key
- * (keys stay on servers), and shows the `serverUsage` Markdown of the configuration under the
- * document's description, with `{origin}` read as the page's origin.
+ * Runs in the browser from its source text: it must use nothing outside its own body. Removes the
+ * Authorize buttons (never invite pasting a key) and shows `serverUsage` under the description.
  */
 export function referencePagePlugin(system: SwaggerUiSystem) {
   const h = system.React.createElement;

@@ -2,11 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotFoundException } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
-/**
- * The files under the page's path that it loads (swagger-ui-dist's assets and Nest's init script,
- * which holds the document). Any other file of swagger-ui-dist (its demo page, source maps, README)
- * is an unknown route like any other.
- */
+/** The files the page loads; any other swagger-ui-dist file is an unknown route. */
 const PAGE_ASSETS: ReadonlySet<string> = new Set([
   '/swagger-ui.css',
   '/swagger-ui-bundle.js',
@@ -20,10 +16,8 @@ const PAGE_SCRIPT = '/swagger-ui-init.js';
 const ASSET_CACHE_CONTROL = 'no-cache';
 
 /**
- * Express middleware mounted at the page's path, before Swagger UI's routes and files: it lets
- * through the page and what it loads, answers anything else there 404 ROUTE_NOT_FOUND, and gives the
- * page (and only the page) the Content-Security-Policy it needs. Methods other than GET and HEAD pass
- * on to the unknown-route answer.
+ * Mounted before Swagger UI: lets through the page and its files, answers anything else 404, and
+ * gives only the page its Content-Security-Policy.
  */
 export function pageGate(req: Request, res: Response, next: NextFunction): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -58,10 +52,8 @@ function sendWithPagePolicy(res: Response): void {
 }
 
 /**
- * What the page needs, and nothing else: its scripts, styles, images and icons from the service
- * itself, the CSS's inline images (`data:`), and its own inline styles, each by hash (`<style>`
- * elements; `style` attributes through 'unsafe-hashes'). No connections (the document is inside the
- * init script and nothing is sent from the page), no frames, forms, plugins or base URL.
+ * Only what the page needs: same-origin assets, `data:` images, inline styles by hash. No
+ * connections: the document is in the init script.
  */
 export function pagePolicy(html: string): string {
   const elements = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/gi)].map((match) => match[1]);

@@ -8,16 +8,8 @@ interface QueuedRead<K, V> {
 }
 
 /**
- * Reads of single keys that go to the database together: at most `maxInFlight` statements run at
- * once, and the keys asked while they run wait and go in the next one (up to `maxBatch` keys each).
- * A lone read starts at once; under load, N concurrent misses cost about N / maxBatch statements
- * instead of N, and the database plans one index lookup per key either way. A failed statement
- * fails every read of its batch.
- *
- * No read waits in the queue longer than `maxWaitMs`: when the running statements have not
- * finished by then (a slow or partitioned database), the queued keys go in a statement of their own
- * anyway, so a read's time stays its own statement's bound plus at most `maxWaitMs`, never the
- * statements ahead of it as well.
+ * Single-key reads batched: at most `maxInFlight` statements, keys asked meanwhile go in the next.
+ * A queued key never waits past `maxWaitMs`, so a slow database does not stack statement deadlines.
  */
 export class BatchedReads<K, V> {
   private readonly queue: Array<QueuedRead<K, V>> = [];

@@ -7,44 +7,27 @@ import { SingleFlight } from '../common/cache/single-flight';
 /** A state read must settle in bounded time even when the database hangs. */
 export const CATALOG_STATE_TIMEOUT_MS = 2_000;
 
-/**
- * Without a live change feed: how old the newest reading may be for `current()` to answer with it,
- * without a query. A reading is sent before the state it reads, so every answer reflects each
- * catalog committed more than this long before it: the contract's second.
- */
+/** Without a live feed, `current()` answers from a reading younger than this: the contract's 1 s. */
 export const CATALOG_STATE_MAX_AGE_MS = 1_000;
 
 /** How often the provider looks whether a read is due (no statement unless one is). */
 const POLL_TICK_MS = 50;
 
-/**
- * Without a live change feed: a read is sent once the last one was sent this long ago (one small
- * statement per interval, whatever the load), so its answer arrives before the newest reading
- * expires: a tick and 150 ms for the query and a busy event loop, and requests never wait for it.
- */
+/** Leaves a tick and 150 ms before the reading expires, so requests never wait for the poll. */
 export const CATALOG_STATE_POLL_MS = CATALOG_STATE_MAX_AGE_MS - POLL_TICK_MS - 150;
 
 /**
- * Without a live change feed, a process nobody has asked for the state for this long (no catalog
- * request, no metrics scrape: `noteDemand`, `current`) counts as idle, and polls only every
- * CATALOG_STATE_IDLE_POLL_MS: an idle replica of a fleet behind a pooler costs the database 0.2
- * statements a second instead of 1.25. The first request after that waits for one read (the newest
- * reading is then too old to answer with), and the fast poll resumes.
+ * Without a feed, no demand for this long slows the poll to CATALOG_STATE_IDLE_POLL_MS (0.2
+ * statements a second instead of 1.25); the first request after waits for one read.
  */
 export const CATALOG_STATE_IDLE_AFTER_MS = 2_000;
 /** The idle poll: it still brings the keys' marker, so keys stay within the contract's 10 s. */
 export const CATALOG_STATE_IDLE_POLL_MS = 5_000;
 
-/**
- * With a live change feed, a new catalog is announced at its commit, and the state is read again
- * only this often: a safety net that also proves the feed's session alive (it reads on it).
- */
+/** With a live feed: the safety-net read, on the feed's session so it also proves it alive. */
 export const CATALOG_STATE_SAFETY_NET_MS = 5_000;
 
-/**
- * With a live change feed, how old the newest reading may be for `current()`: the safety net's
- * interval plus one read's timeout, so a late safety-net read holds no request.
- */
+/** The safety net plus one read's timeout, so a late safety-net read holds no request. */
 export const CATALOG_STATE_LIVE_MAX_AGE_MS = CATALOG_STATE_SAFETY_NET_MS + CATALOG_STATE_TIMEOUT_MS;
 
 /** A state read and when it was sent: the state is at least as new as `sentAt`. */
@@ -54,30 +37,8 @@ export interface StateReading {
 }
 
 /**
- * The live catalog state (version, title count, ingest time, enrichment) as this process knows it.
- *
- * Without a live change feed, every CATALOG_STATE_POLL_MS the process reads it (one statement per
- * interval, whatever the load; any read, a request's or /health's, counts as the interval's), so
- * `current()` answers cached requests with no database round trip (an idle process polls every
- * CATALOG_STATE_IDLE_POLL_MS instead, and its first request waits for a read):
- * the newest reading, while it is younger than CATALOG_STATE_MAX_AGE_MS and the last read succeeded;
- * otherwise it waits for a read, as `fresh()` does. Caches, ETags and /health all take the version
- * from the same newest reading, so they switch catalogs together.
- *
- * While the change feed is live (`ChangeFeed`: PostgreSQL without read replicas), a catalog notice
- * starts a read at once and no earlier reading is trusted after it; otherwise the state is read
- * every CATALOG_STATE_SAFETY_NET_MS on the feed's own session, and a reading is trusted for
- * CATALOG_STATE_LIVE_MAX_AGE_MS. When that read fails (a silently dead session times out) or the
- * feed is lost, the feed goes down and the process polls as without it, at once.
- *
- * `fresh()` never answers from a finished read: it joins the read in flight, or sends one, so its
- * answer is no older than the read it joined (at most one query's duration, bounded by
- * CATALOG_STATE_TIMEOUT_MS) and a database outage fails it. Any number of concurrent callers share
- * one query, so under load the state costs one small query at a time, whatever the request rate.
- *
- * Where a read runs on the primary (no read replicas, or on the feed's session), the same statement
- * reads the keys' marker, passed on to `KeysMarkers` for the key directory: one transaction a poll
- * for the catalog and the keys both.
+ * The live catalog state; caches, ETags and /health use the same reading so they switch together.
+ * Polling, the feed, staleness: docs/operations.md, Several replicas on one PostgreSQL, Change feed.
  */
 @Injectable()
 export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -121,10 +82,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     this.unsubscribe?.();
   }
 
-  /**
-   * A request of the catalog arrived, answered from a cache or not: the process is busy and keeps
-   * the fast poll (its keys' marker keeps a disable's delay at about a second).
-   */
+  /** A catalog request arrived (cached or not): keep the fast poll, so key disables stay ~1 s. */
   noteDemand(): void {
     this.lastAskedAt = Date.now();
   }
@@ -144,11 +102,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     return this.fresh();
   }
 
-  /**
-   * This process just changed the catalog (its own ingest committed): the next `current()` reads
-   * the state with a read sent after this call, neither from an earlier reading nor by joining a
-   * read already in flight.
-   */
+  /** Our own load committed: the next `current()` must use a read sent after this call. */
   invalidate(): void {
     this.trustedFrom = this.started + 1;
     this.reads.forgetAll();
@@ -158,10 +112,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     return this.reads.run('feed or pool', () => this.read(() => this.readState()));
   }
 
-  /**
-   * A fresh reading taken on the reads' pool, the connections requests use, never on the change
-   * feed's session (which can outlive them): what /health checks. Concurrent callers share one read.
-   */
+  /** For /health: on the requests' pool, never the feed's session (which can outlive the pool). */
   freshOnPool(): Promise<StateReading> {
     return this.reads.run('pool', () => this.read(() => this.repository.read()));
   }
@@ -199,10 +150,7 @@ export class CatalogStateProvider implements OnApplicationBootstrap, OnApplicati
     return this.repository.read();
   }
 
-  /**
-   * Without a live feed, a poll after the last read (a slow one while idle); with one, once the
-   * newest good reading is a safety net old.
-   */
+  /** Without a feed, a poll after the last read (slower while idle); with one, a safety net. */
   private readDue(): boolean {
     const now = Date.now();
     const newest = this.newest;

@@ -42,10 +42,8 @@ export class CatalogStateRepository {
   }
 
   /**
-   * The state and, in the same statement, the keys' marker where that statement runs on the
-   * primary: on `primarySession` (the change feed's, which exists only without read replicas), or
-   * on the reads' pool while it reaches only the primary. Never a replica's marker: keys are
-   * written on the primary, and a replica's copy may lag behind a disable.
+   * The state, plus the keys' marker only when the statement runs on the primary: a replica's copy
+   * may lag behind a disable.
    */
   async read(primarySession?: SqlExecutor): Promise<StateRead> {
     if (!primarySession && !this.db.primaryOnly) return { state: await this.current(), keysMarker: null };

@@ -4,9 +4,8 @@ import { SERIES_TYPES, type Title, type TitleRecord } from './title';
 export type TitleSqlType = 'integer' | 'text' | 'text[]' | 'numeric(3,1)' | 'boolean';
 
 /**
- * Which input fills a column, and so how the loader stages and merges it. The precedence rule of
- * the contract: IMDb is authoritative for what it carries; enrichment fills the other fields, and
- * runtime or genres only where IMDb has none.
+ * Which input fills a column (the contract's precedence: IMDb for what it carries, enrichment for
+ * the rest, and runtime or genres only where IMDb has none).
  */
 export type TitleColumnSource =
   /** Assigned by the database once per imdb_id; never staged. */
@@ -42,10 +41,8 @@ export interface TitleColumn {
 }
 
 /**
- * The titles table, column by column in table order: the one description from which the loader's
- * staging and merge, the read side's SELECT list and the Title serializer are derived. The
- * migrations are history and stay as written; test/title-columns.e2e-spec.ts compares this list
- * with the migrated schema on both databases. Served columns are in the contract's field order.
+ * The titles table in table order: the one source for staging, merge, SELECT and serializer.
+ * test/title-columns.e2e-spec.ts checks it against the migrated schema; keep served columns in contract order.
  */
 export const TITLE_COLUMNS = [
   { column: 'id', sqlType: 'integer', notNull: true, record: null, source: 'identity', api: 'id' },

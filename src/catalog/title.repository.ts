@@ -14,12 +14,7 @@ const TITLES_BY_IMDB_IDS_SQL = `SELECT ${CATALOG_VERSION}, ${titleSelectSql('t')
   LEFT JOIN titles t ON t.imdb_id = wanted.imdb_id
   ORDER BY wanted.position`;
 
-/**
- * Lookups that miss the cache read at once (statements in flight); those asked meanwhile wait and
- * go together in the next statement, at most TITLE_READ_BATCH ids each, and never wait longer than
- * TITLE_READ_MAX_WAIT_MS for it: on a slow database more statements then run at once, and each
- * lookup keeps its own statement's deadline instead of adding those ahead of it.
- */
+/** Cache misses share statements (`BatchedReads`); the wait bound keeps each lookup's own deadline. */
 export const TITLE_READS_IN_FLIGHT = 2;
 export const TITLE_READ_BATCH = 100;
 export const TITLE_READ_MAX_WAIT_MS = 50;

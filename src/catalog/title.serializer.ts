@@ -1,11 +1,7 @@
 import { TITLE_FIELD_READERS, type TitleRow } from './title-columns';
 import type { Title } from './title';
 
-/**
- * The one place a Title resource is made: exactly the contract's 22 fields, in its order, each read
- * from its column as TITLE_COLUMNS describes (lists null or non-empty, total_seasons for series only,
- * the rating as numbers under `ratings`).
- */
+/** The one place a Title resource is made: the contract's 22 fields, in order, per TITLE_COLUMNS. */
 export function serializeTitle(row: TitleRow): Title {
   const title: Record<string, unknown> = {};
   for (const [field, nested, read] of TITLE_FIELD_READERS) {

@@ -3,9 +3,8 @@ import { CliError } from '../common/cli/cli-error';
 import { describeStartupFailure, errorFirstLine } from '../startup/startup-failure';
 
 /**
- * Every CLI failure ends here: one line on stderr, non-zero exit. Configuration and database
- * mistakes name the variable, as the server's start does. Commander's own errors (unknown option,
- * missing argument) have already printed their one line; help and version exit 0.
+ * Every CLI failure ends here: one line on stderr, non-zero exit. Commander's own errors have
+ * printed their line already; help and version exit 0.
  */
 export function reportCliFailure(error: unknown): never {
   const commander = error as { code?: string; exitCode?: number };

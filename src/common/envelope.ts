@@ -1,8 +1,6 @@
 /**
- * The response envelopes of the contract; controllers build every success body here. The catalog's
- * items arrive as JSON already (each title is serialized once per catalog version, a page's items
- * kept as UTF-8 bytes), so the envelopes are written around them, byte for byte the UTF-8 of what
- * JSON.stringify would make of the same envelope object.
+ * The contract's envelopes, written around items already serialized; the result must equal byte
+ * for byte what JSON.stringify would make of the same object.
  */
 
 /** The page bounds of every paged route: `page` and `limit` (results per page) at most these. */
@@ -21,9 +19,8 @@ export interface PageMeta extends RequestMeta {
 }
 
 /**
- * One page of results: its items as the UTF-8 bytes of one JSON array text. Bytes rather than text: a
- * page holding one character beyond Latin-1 is a two-byte string, and encoding 15 KB of it for each
- * answer cost 16–44 µs (Node 20–24, bench/RESULTS.md); a cached page is encoded once.
+ * A page's items as UTF-8 bytes of one JSON array: encoding a two-byte string per answer cost
+ * 16–44 µs (bench/RESULTS.md), so a cached page is encoded once.
  */
 export interface PageJson {
   items: Uint8Array;

@@ -16,12 +16,8 @@ import {
 } from 'class-validator';
 
 /**
- * Where the service keeps its data: a PostgreSQL server, or the embedded PGlite database.
- * `directUrl` (DATABASE_DIRECT_URL) reaches PostgreSQL itself, not through a transaction pooler:
- * the catalog load's session uses it when set (it needs one server connection throughout).
- * `poolSize` and `searchPoolSize` (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE) bound the pools;
- * unset, `DEFAULT_POOL_SIZES`. `readUrls` (DATABASE_READ_URL) are streaming replicas that serve the
- * catalog reads (see `ReadRouter`); unset or empty, the primary serves them.
+ * PostgreSQL or embedded PGlite. `directUrl` bypasses a transaction pooler: the load's session needs
+ * one server connection throughout. See docs/operations.md, Configuration.
  */
 export type DatabaseConfig =
   | {

@@ -61,19 +61,16 @@ export class RoutedSearchDatabase extends SearchDatabase {
 }
 
 /**
- * A replica's reads wait at most this long for a lock. A hot standby replaying an ingest's table swap
- * holds its exclusive lock until it replays the commit, and readers queue behind it; such a read is
- * cancelled (SQLSTATE 55P03) and sent to the primary instead (`replicaFailure`: a conflict).
+ * A standby replaying a load's table swap holds its lock until the commit replays: a read waiting
+ * longer is cancelled (55P03) and sent to the primary.
  */
 export const REPLICA_LOCK_TIMEOUT_MS = 100;
 
 const REPLICA_DEADLINE: RequestDeadline = { ...REQUEST_DEADLINE, lockTimeoutMs: REPLICA_LOCK_TIMEOUT_MS };
 
 /**
- * A read replica's pools, sized like the primary's (DATABASE_POOL_SIZE for titles, lists and the
- * state, DATABASE_SEARCH_POOL_SIZE for searches), plus one connection for the checks, opened on first use; statements as on the primary
- * (unnamed, under the request deadline, and `REPLICA_LOCK_TIMEOUT_MS`), so a pooler may stand in front
- * of the replica too.
+ * A replica's pools, sized like the primary's, plus one lazy connection for the checks; statements
+ * as on the primary (unnamed, with deadline), so a pooler may front the replica too.
  */
 export function replicaServer(
   url: string,

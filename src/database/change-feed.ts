@@ -19,9 +19,8 @@ export const FEED_QUERY_TIMEOUT_MS = 1_000;
  */
 export const FEED_IDLE_PING_MS = 10_000;
 /**
- * Reconnection waits start here and double after each failed attempt, up to the maximum. A failed
- * self-test (a transaction pooler: it will not start delivering) waits the maximum at once, so a
- * process behind one does not spend its first minute's statements on attempts bound to fail.
+ * Reconnection waits double up to the maximum; a failed self-test (a pooler, which will not start
+ * delivering) waits the maximum at once rather than spend statements on doomed attempts.
  */
 export const FEED_RETRY_MIN_MS = 1_000;
 export const FEED_RETRY_MAX_MS = 60_000;
@@ -43,11 +42,7 @@ export interface ChangeListener {
   liveChanged?(live: boolean): void;
 }
 
-/**
- * Change notices pushed by PostgreSQL (LISTEN/NOTIFY), so a process can poll slowly while it hears
- * them. `live` is true only while notices are known to arrive: while it is false, consumers poll as
- * if there were no feed.
- */
+/** LISTEN/NOTIFY change notices. `live` only while notices are known to arrive; else consumers poll. */
 export abstract class ChangeFeed implements SqlExecutor {
   /** False where this process never listens (embedded database, read replicas, the CLI). */
   abstract readonly enabled: boolean;
@@ -80,16 +75,8 @@ export type FeedClient = Pick<Client, 'connect' | 'end' | 'on'> & {
 };
 
 /**
- * One dedicated session (a `pg` Client on DATABASE_DIRECT_URL, else DATABASE_URL) that LISTENs on
- * CHANGE_CHANNEL. It connects in the background and goes live only after a self-test: a notice sent
- * through `sender` (the request pool) comes back on it within FEED_SELF_TEST_MS. Behind a
- * transaction pooler a LISTEN is silently useless (the pooler hands its server connection to
- * others), the self-test fails, one line says so, and consumers keep polling.
- *
- * While live, a failed statement on the session (FEED_QUERY_TIMEOUT_MS: a partition gives neither
- * error nor FIN), a client error or the connection's end takes it down at once (`liveChanged(false)`)
- * and it reconnects with a doubling backoff. It never throws into the process and never holds the
- * start-up.
+ * One LISTEN session, live only after a self-test (poolers silently drop notices); any failure takes
+ * it down at once, never throwing or holding the start. See docs/operations.md, Change feed.
  */
 export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly enabled = true;
@@ -193,9 +180,8 @@ export class PostgresChangeFeed extends ChangeFeed implements OnApplicationBoots
   }
 
   /**
-   * Sends a unique notice from another connection and waits for it on this session, for
-   * FEED_SELF_TEST_MS from when the notice was sent: a send slowed by a busy pool is not taken for
-   * a pooler that drops notices (which would wait FEED_RETRY_MAX_MS to try again).
+   * The wait counts from when the notice was sent, so a send slowed by a busy pool is not taken
+   * for a pooler that drops notices (which would wait FEED_RETRY_MAX_MS).
    */
   private async selfTest(session: FeedClient): Promise<boolean> {
     const token = `self-test ${randomUUID()}`;

@@ -6,16 +6,8 @@ import { embeddedEngineOptions } from './embedded-engine-options';
 import { logConnectionError, ResilientClient } from './resilient-client';
 
 /**
- * Options of every pg pool the service creates. None is a start-up parameter PostgreSQL would apply
- * to the session (a transaction pooler such as PgBouncer refuses those, and a session setting would
- * outlive the transaction there): request-path statements carry their own server deadline
- * (`DeadlineQuery`, 2 s); TypeORM's (keys, migrations) get the server's default. Bounds keep a sick
- * or unreachable database from hanging requests or probes: connecting, and each query on the client
- * (`query_timeout` answers even when the server cannot, in a partition; request-path statements
- * replace it with 2.5 s). TCP keep-alive detects dead idle connections. `Client` makes every
- * connection handle its own errors (see `ResilientClient`). An idle connection is kept a minute
- * (pg's default is 10 s): each new one costs the server a backend start and a transaction, and
- * traffic that pauses for seconds would otherwise pay that again after every pause.
+ * No start-up parameters: transaction poolers refuse them (deadlines go per statement). Idle
+ * connections live a minute so bursty traffic does not pay a backend start after every pause.
  */
 export const POSTGRES_POOL = {
   max: 10,
@@ -28,10 +20,8 @@ export const POSTGRES_POOL = {
 };
 
 /**
- * Connections one replica holds at most, by pool (DATABASE_POOL_SIZE, DATABASE_SEARCH_POOL_SIZE):
- * the main pool (lookups, lists, limits, /health, keys) and the search pool, plus the change feed's
- * one session (`ChangeFeed`). docs/scaling.md's connection budget and the manifests' comments state the
- * same total.
+ * Connections one replica holds at most: both pools plus the change feed's session. Keep
+ * docs/scaling.md, Connection budget, and the manifests' comments in step.
  */
 export const DEFAULT_POOL_SIZES = { main: 10, search: 4 };
 

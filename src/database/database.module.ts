@@ -38,9 +38,8 @@ function sessionPool(url: string): Pool {
 }
 
 /**
- * The change feed's session: DATABASE_DIRECT_URL when set (a LISTEN needs a server connection of its
- * own), else DATABASE_URL. Only where one server serves the catalog: with read replicas a notice from
- * the primary would precede the replica's replay, so the state is polled there.
+ * The feed's session: DATABASE_DIRECT_URL when set (a LISTEN needs its own server connection). None
+ * with read replicas: the primary's notice would precede the replica's replay.
  */
 function changeFeed(config: AppConfig, db: Database, router: ReadRouter): ChangeFeed {
   const { database } = config;

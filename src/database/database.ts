@@ -25,9 +25,8 @@ export interface SqlSession extends SqlExecutor {
 }
 
 /**
- * The raw-SQL gateway for hot paths and the catalog loader, over a PostgreSQL pool or the embedded
- * PGlite instance. PGlite has a single session, so its transactions go through PGlite's exclusive
- * `transaction()`: a BEGIN on the shared session would pull concurrent requests into it.
+ * Raw SQL over a pg pool or PGlite. PGlite has one session: transactions must use its exclusive
+ * `transaction()`, as a BEGIN would pull concurrent requests into it.
  */
 export abstract class Database implements SqlExecutor {
   abstract readonly engine: 'postgres' | 'embedded';

@@ -13,13 +13,8 @@ interface ProtocolConnection {
 }
 
 /**
- * One statement with its own server-side deadline, valid on any server connection a transaction
- * pooler hands out: ahead of the statement's unnamed Parse/Bind/Execute, in the same write and before
- * the one Sync, it sends `set_config('statement_timeout', …, true)` (and `lock_timeout`'s, when the
- * deadline has one). All messages up to a Sync form one implicit transaction, so the settings apply
- * to this statement only and end with it: no session
- * state, no named statement, one round trip. The preamble's row and completion are not part of the
- * result. Given to `pool.query`/`client.query` as a pg Submittable; `query_timeout` is the client side.
+ * One statement with its own server deadline, safe behind a transaction pooler: a local
+ * `set_config` goes before the statement in the same Sync, so it ends with it (one round trip).
  */
 export class DeadlineQuery extends Query {
   readonly query_timeout: number;

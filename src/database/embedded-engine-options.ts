@@ -7,9 +7,8 @@ import { lockEmbeddedDatabase } from './embedded-lock';
 // the server can open the embedded database before it loads those (see startup/embedded-start.ts).
 
 /**
- * PostgreSQL's default of 128 MB of shared buffers is zeroed page by page when PGlite starts:
- * ~100 ms of the start and ~115 MB of resident memory for the process's life, for a sample catalog
- * of a few MB. 16 MB holds it twice over; pages beyond it come from the files (the OS's cache).
+ * PGlite zeroes all shared buffers at start: the default 128 MB cost ~100 ms and ~115 MB resident;
+ * 16 MB holds the sample catalog twice over.
  */
 export const EMBEDDED_SHARED_BUFFERS = '16MB';
 

@@ -4,12 +4,8 @@ import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
 const MIGRATION_LOCK_KEY = 7_301_114_520;
 
 /**
- * Applies pending migrations in one transaction that first takes a transaction-scoped advisory
- * lock, so replicas starting together apply each migration exactly once, and the lock lives and
- * ends with the transaction: valid behind a transaction pooler, where a session-level lock would
- * stay on whichever server connection took it. TypeORM's executor reads what is applied after the
- * lock, on the same transaction, and starts none of its own (`transaction: 'all'` on a runner
- * already in one).
+ * Migrations in one transaction under a transaction-scoped advisory lock: replicas starting together
+ * apply each once, and it works behind a pooler (a session lock would stick to a server connection).
  */
 export async function runPendingMigrations(dataSource: DataSource): Promise<Migration[]> {
   if (await allMigrationsApplied(dataSource)) return [];
@@ -19,6 +15,7 @@ export async function runPendingMigrations(dataSource: DataSource): Promise<Migr
     await runner.startTransaction();
     try {
       await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      // On this transaction: the executor reads what is applied after the lock and opens none of its own.
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'all';
       const applied = await executor.executePendingMigrations();
@@ -34,9 +31,8 @@ export async function runPendingMigrations(dataSource: DataSource): Promise<Migr
 }
 
 /**
- * The usual start: every migration this build knows is recorded already. Two small queries answer
- * that, where TypeORM's `runMigrations` (and its lock) costs several catalog lookups; anything else
- * (no table yet, a migration missing) goes the locked way above.
+ * Fast path when every migration is recorded: two small queries instead of TypeORM's
+ * `runMigrations` and its lock; anything else goes the locked way.
  */
 async function allMigrationsApplied(dataSource: DataSource): Promise<boolean> {
   const table = dataSource.options.migrationsTableName ?? 'migrations';

@@ -34,10 +34,8 @@ export interface ReplicaStatus {
 /** How often each replica (and the primary's WAL position) is checked. */
 export const REPLICA_CHECK_MS = 500;
 /**
- * A check that has not answered in this long finds the replica unreachable: a silent partition
- * (packets dropped, no reset) is found within REPLICA_CHECK_MS + this (1 s), and the reads hung on
- * the replica move at once, inside the 2 s of /health and the state reads and the 2.5 s of a request's
- * statement. A reachable replica answers its one-row check in milliseconds on its own connection.
+ * A silent partition is found within REPLICA_CHECK_MS + this (1 s), so hung reads move inside the
+ * 2 s of /health and state reads and the 2.5 s of a request's statement.
  */
 export const REPLICA_CHECK_TIMEOUT_MS = 500;
 /** The primary's WAL position (for the lag) may take longer: its reads do not depend on it. */
@@ -51,22 +49,8 @@ const PRIMARY_WAL_SQL = 'SELECT pg_current_wal_lsn()::text AS lsn';
 const REPLICA_SQL = 'SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS lsn';
 
 /**
- * Sends catalog reads to one server at a time: a read replica in rotation, else the primary (keys,
- * limits, quota and the catalog load never come here: they use the primary's `Database`).
- *
- * One server at a time, so the catalog state (the version behind caches and ETags) and the data are
- * read from the same server: a replica lagging behind another never serves its data under the
- * other's version. Each process prefers one replica, chosen at random at start (a fleet spreads its
- * reads over the replicas), and keeps to it while it is in rotation; otherwise the next one in
- * rotation, otherwise the primary.
- *
- * A replica is left out when a check (every REPLICA_CHECK_MS) finds it unreachable, not a standby,
- * or more than MAX_REPLICA_LAG_MS behind the primary (`PrimaryWalHistory`), and at once when a read
- * on it fails for want of a connection: that read is sent again to the server now chosen, as is a
- * read the replica cancelled for a conflict with recovery. When it is left out as unreachable, every
- * read still waiting on it is sent again at once too, without waiting out its own deadline (a silent
- * partition answers nothing, so those reads would otherwise fail). It comes back when a check finds
- * it reachable and caught up.
+ * Catalog reads go to one server at a time, so the state (the version behind caches and ETags) and
+ * the data never come from different servers. Rotation and failover: docs/operations.md, Read replicas.
  */
 export class ReadRouter implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ReadReplicas');
@@ -263,11 +247,8 @@ const UNREACHABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|connection error/i;
 
 /**
- * Why a read failed on a replica, when another server may answer it: the replica could not be
- * reached ('unreachable': it is left out), or it cancelled the read to replay WAL ('conflict':
- * a hot standby's recovery conflict, SQLSTATE 40001 or 40P01, or a read that waited longer than
- * `REPLICA_LOCK_TIMEOUT_MS` behind the lock of a table the standby replays, 55P03). Null for anything else (a bad
- * statement, a statement timeout): the primary would fail the same way.
+ * 'unreachable' (left out) or 'conflict' (recovery conflict 40001/40P01, lock wait 55P03): another
+ * server may answer. Null otherwise: the primary would fail the same way.
  */
 export function replicaFailure(error: unknown): 'unreachable' | 'conflict' | null {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

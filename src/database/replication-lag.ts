@@ -8,10 +8,8 @@ export function parseLsn(text: string): bigint {
 const HISTORY_MS = 10_000;
 
 /**
- * The primary's WAL position over the last seconds, to tell how far behind a replica replays in
- * time rather than bytes: a replica that has not replayed a position the primary had reached at
- * time t is at least (now − t) behind. An idle primary writes no WAL, so a replica with nothing to
- * replay never reads as lagging, however old its last replayed transaction is.
+ * The primary's recent WAL positions, to measure replica lag in time, not bytes; a replica with
+ * nothing to replay never reads as lagging, however old its last transaction.
  */
 export class PrimaryWalHistory {
   private readonly samples: Array<{ lsn: bigint; at: number }> = [];
@@ -22,11 +20,7 @@ export class PrimaryWalHistory {
     while (this.samples.length > 0 && this.samples[0].at < answeredAt - HISTORY_MS) this.samples.shift();
   }
 
-  /**
-   * The least the replica can be behind, in ms: `replayed` is its replay position read by a query
-   * sent at `sentAt` (it had replayed at least that much by then). 0 when it has replayed every
-   * position recorded before `sentAt`.
-   */
+  /** The least the replica can be behind, in ms, given `replayed` as read by a query sent at `sentAt`. */
   lagMs(replayed: bigint, sentAt: number): number {
     const missed = this.samples.find((sample) => sample.lsn > replayed && sample.at <= sentAt);
     return missed === undefined ? 0 : sentAt - missed.at;

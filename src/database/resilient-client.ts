@@ -9,12 +9,8 @@ export function logConnectionError(error: Error): void {
 }
 
 /**
- * A pg `Client` that handles its own `error` event from birth. pg-pool listens on a client only
- * while it is idle; a checked-out client whose connection dies between two queries (a failover,
- * `pg_terminate_backend`, a network reset) would otherwise emit an unhandled 'error' and end the
- * process. The work using the client still fails: its next query rejects (the client is no longer
- * queryable), the request answers 500, and the pool discards the client on release.
- * Given to pools through pg-pool's documented `Client` option (see `POSTGRES_POOL`).
+ * Handles its own `error` from birth: pg-pool listens only on idle clients, so a checked-out one
+ * dying between queries would crash the process. Its next query still rejects (500).
  */
 export class ResilientClient extends Client {
   constructor(config?: string | ClientConfig) {

@@ -6,11 +6,8 @@ import { DEFAULT_POOL_SIZES, POSTGRES_POOL } from './data-source-options';
 import type { Database, SqlExecutor } from './database';
 
 /**
- * Searches get their own bounded share of the database, so a slow or heavy search never makes
- * lookups, lists, /health or limit checks wait for a connection: on PostgreSQL a small pool of its
- * own, each statement under the request-path deadline (a search that cannot finish in time fails promptly, and the filter
- * answers 500 INTERNAL_ERROR); on the embedded database, which runs one statement at a time anyway,
- * a limit on how many searches are queued at once.
+ * Searches get their own bounded share of the database (a pool on PostgreSQL, a queue limit on the
+ * embedded one), so they never make lookups, /health or limit checks wait.
  */
 export abstract class SearchDatabase implements SqlExecutor {
   /** Statements it runs at once; `SearchAdmission` lets at most this many searches run. */

@@ -1,11 +1,7 @@
 import type { Versioned } from '../common/conditional/versioned';
 import type { SqlExecutor } from './database';
 
-/**
- * The live catalog state as a one-row FROM item named `state`. A read joins it to tag its rows
- * with the catalog version in the same statement: one snapshot, since an ingest commits titles and
- * catalog_state together.
- */
+/** catalog_state as FROM item `state`: joined in the same statement, rows and version share a snapshot. */
 export function catalogStateFrom(...extraColumns: string[]): string {
   const columns = ['catalog_version', ...extraColumns].join(', ');
   return `FROM (SELECT ${columns} FROM catalog_state WHERE id = 1) state`;

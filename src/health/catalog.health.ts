@@ -10,15 +10,8 @@ export const CATALOG_CHECK_TIMEOUT_MS = CATALOG_STATE_TIMEOUT_MS;
 export const CHECK_REUSE_MS = 500;
 
 /**
- * The terminus indicator behind /health: the catalog state read is the database check.
- *
- * A probe that finds no check running starts one (through the state provider, on the connections
- * requests use, not on the change feed's session) and answers with its result, so a lone probe
- * always sees the database as it is now: a finished ingest shows at once, an outage answers 500 within
- * CATALOG_CHECK_TIMEOUT_MS. A probe that arrives while a check is running answers at once with the
- * previous check's result when that check was sent less than CHECK_REUSE_MS ago, and otherwise
- * waits for the running one. A flood of probes therefore costs one query at a time and mostly
- * waits for none, and no answer is older than CHECK_REUSE_MS plus one query.
+ * /health's check: a fresh state read on the requests' connections. Probes during a running check
+ * reuse a result younger than CHECK_REUSE_MS, so a flood costs one query at a time.
  */
 @Injectable()
 export class CatalogHealthIndicator {

@@ -11,9 +11,8 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   /**
-   * Public. The catalog indicator (terminus's indicator API) is the one check, read directly:
-   * terminus's HealthCheckService would only rethrow its result as a 503, which the contract
-   * answers as a 500, and its executor cost every probe ~5% more CPU.
+   * Public. The indicator is read directly: HealthCheckService would rethrow as a 503 (the contract
+   * says 500) and cost every probe ~5% more CPU.
    */
   @Get()
   @ApiOperation({

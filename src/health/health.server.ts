@@ -18,11 +18,8 @@ import { HealthService } from './health.service';
 export const HEALTH_PATH = '/health';
 
 /**
- * A listener on HEALTH_PORT serving only GET /health, the same answer as the API port's, for
- * probes. Node accepts one new connection per event-loop turn on each listener, so under a flood of
- * clients a probe on the API port waits behind every connection opened before it; here it has a
- * queue of its own. Ready only once the API port listens: a probe that passed earlier would route
- * traffic to a port that refuses it.
+ * GET /health on HEALTH_PORT: Node accepts one connection per loop turn per listener, so probes get
+ * their own queue. Ready only once the API port listens, or traffic would be routed to a closed port.
  */
 @Injectable()
 export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -55,9 +55,8 @@ export interface IngestSummary {
 const PROGRESS_EVERY_ROWS = 10_000;
 
 /**
- * `catalog:ingest`: reads IMDb basics and ratings and optional OMDb enrichment as streams, keeps
- * what the catalog serves, counts what it skips, and hands everything to CatalogWriter, which
- * replaces the live catalog atomically. Any refusal leaves the live catalog untouched.
+ * `catalog:ingest`: streams the inputs, counts what it skips, and hands the rest to CatalogWriter;
+ * any refusal leaves the live catalog untouched.
  */
 @Injectable()
 export class CatalogIngestService {
@@ -130,11 +129,7 @@ export class CatalogIngestService {
 /** The skip reason of enrichment records that enriched no title. */
 export const UNUSED_ENRICHMENT_REASON = 'not in the catalog or repeated';
 
-/**
- * Enrichment records that parsed but enriched no title (an id the catalog does not serve, or a
- * second record for an id: the last one read wins) are skipped too: records read, minus those
- * skipped while reading, minus the titles enriched.
- */
+/** Parsed enrichment records that enriched no title (unknown id, or superseded by a later one). */
 function countUnusedEnrichment(summary: FileSummary, enrichedTitles: number): void {
   const skippedWhileReading = Object.values(summary.skipped).reduce((sum, count) => sum + count, 0);
   const unused = summary.rows - skippedWhileReading - enrichedTitles;

@@ -30,13 +30,8 @@ const PHASE_LABELS: Record<IngestPhase, string> = {
 const READ_PHASES: ReadonlySet<IngestPhase> = new Set(['basics', 'ratings', 'enrichment']);
 
 /**
- * The ingest streams ~1 GB of text through short-lived objects, and V8 by default lets the old
- * generation grow to about four times the live heap (~30 MB here) between full collections: the
- * CLI peaked at ~300 MB RSS. V8's heap-growing-percent caps that growth factor at 1.5 (a collector
- * heuristic only; more frequent, short full collections). Measured: peak RSS ~170 MB, reading speed
- * unchanged (bench/RESULTS.md). Set when the command starts: Node warns that flags changed after
- * start-up may do nothing or misbehave; this one measurably takes effect, and this process runs
- * nothing but the ingest.
+ * Caps V8's old-generation growth at 1.5× between full collections: peak RSS ~300 MB → ~170 MB,
+ * speed unchanged (bench/RESULTS.md). Node warns flags set after start may not work: this one does.
  */
 const INGEST_V8_FLAGS = '--heap-growing-percent=50';
 

@@ -3,9 +3,8 @@ import { Gauge, Registry } from 'prom-client';
 import { CatalogStateProvider } from '../catalog/catalog-state.provider';
 
 /**
- * The live catalog, from the process's newest catalog-state reading at scrape time (no query while
- * it is recent, as for cached answers; see `CatalogStateProvider.current`). When the read fails
- * both gauges read NaN, so a graph shows a gap rather than a stale or zero value.
+ * From the newest state reading (no query while it is recent). NaN when the read fails, so graphs
+ * show a gap rather than a stale or zero value.
  */
 @Injectable()
 export class CatalogMetrics {

@@ -5,10 +5,8 @@ import { responseErrorCode } from '../common/errors/response-error-code';
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
 /**
- * The `code` label of an error response: the code the exception filter recorded, else the codes
- * its status can stand for — one for 400, 403, 404 and 500 (a matched route's 404 is
- * TITLE_NOT_FOUND, an unmatched one ROUTE_NOT_FOUND); 401 and 429 each have two, joined by `|`
- * until the filter records the exact one.
+ * The filter's recorded code, else the codes the status can stand for (401 and 429 have two,
+ * joined by `|`).
  */
 export function errorCodeLabel(res: ServerResponse, routeMatched: boolean): string {
   const recorded = responseErrorCode(res);

@@ -87,10 +87,8 @@ const HEADERS = {
 } satisfies Record<string, HeaderObject | ((required: boolean) => HeaderObject)>;
 
 /**
- * The headers of a response. A metered route authenticates first (in memory: it cannot fail), and
- * every answer after that carries the private-answer headers and the X-RateLimit-* policy, written
- * before the limits are checked; the IETF RateLimit fields follow the check, so a 500 from the
- * limits' store has none. 401 and 403 come before all of that and carry X-Request-Id only.
+ * Which headers each answer carries follows the order of checks: see docs/api.md, Headers
+ * (401 and 403 carry X-Request-Id only; a 500 from the limits' store has no RateLimit fields).
  */
 function responseHeaders(access: RouteAccess, status: number, codes: readonly ErrorCode[] = []) {
   const headers: Record<string, HeaderObject> = { [REQUEST_ID_HEADER]: HEADERS.requestId };

@@ -33,9 +33,8 @@ export class PageMetaDto implements PageMeta {
 }
 
 /**
- * The envelope of a route that answers exactly one item, `{ "data": [item], "meta": { "request_id" } }`,
- * to extend and name: `@ApiSchema({ name: 'UsageResponse' }) class UsageResponseDto extends
- * ItemEnvelopeDto(KeyUsageDto) {}` (as Nest's mapped types are used).
+ * A one-item envelope to extend and name, like Nest's mapped types:
+ * `@ApiSchema({ name: 'UsageResponse' }) class UsageResponseDto extends ItemEnvelopeDto(KeyUsageDto) {}`.
  */
 export function ItemEnvelopeDto<Item>(item: Type<Item>) {
   class ItemEnvelope {

@@ -1,10 +1,6 @@
 import type { OpenAPIObject, OperationObject, ResponseObject } from '@nestjs/swagger';
 
-/**
- * Express answers HEAD on every GET route (the same checks, status and headers, no body; counted
- * like GET), which @nestjs/swagger does not describe: this adds, beside each GET operation, its HEAD
- * twin with the same parameters and responses less their content and links.
- */
+/** Express answers HEAD on every GET route but @nestjs/swagger omits it: add each HEAD twin. */
 export function withHeadOperations(document: OpenAPIObject): OpenAPIObject {
   const described = structuredClone(document);
   for (const pathItem of Object.values(described.paths)) {

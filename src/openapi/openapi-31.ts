@@ -3,10 +3,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 type JsonObject = Record<string, unknown>;
 
 /**
- * @nestjs/swagger emits OpenAPI 3.0 schema idioms even when the document says 3.1. This rewrites
- * them as JSON Schema 2020-12, which 3.1 uses: `nullable: true` becomes a `'null'` member of `type`
- * (and of `enum`), an allOf of one member is that member, and every object schema that lists its required properties is closed
- * (`additionalProperties: false`), since the contract allows no other fields.
+ * @nestjs/swagger emits 3.0 idioms under 3.1: rewrite them as JSON Schema 2020-12, and close
+ * object schemas that list required properties (the contract allows no other fields).
  */
 export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
   const rewritten = structuredClone(document);

@@ -2,11 +2,7 @@ import { type INestApplication, Injectable } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { createOpenApiDocument } from './openapi-document';
 
-/**
- * Holds the document `/openapi.json` serves. It is built from the application on first use, not at
- * start: scanning every route and schema costs ~0.2 s that a start need not wait for (the
- * document's e2e tests fetch it, so a broken document fails the tests rather than a start).
- */
+/** Built on first use, not at start: the scan costs ~0.2 s (e2e tests catch a broken document). */
 @Injectable()
 export class OpenApiDocument {
   private app: INestApplication | undefined;

@@ -53,10 +53,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * Declares, after the ones above, each tag an operation uses that is not declared yet, in the order
- * of first use, with the description `@ApiTag` gave it: a module added by a team (docs/extending.md)
- * needs no line here, and its document still passes the linters (both want tags declared, with a
- * description).
+ * Declares undeclared tags from `@ApiTag`, so an added module (docs/extending.md) needs no line here
+ * and the document still passes the linters.
  */
 function withUsedTagsDeclared(document: OpenAPIObject): OpenAPIObject {
   const declared = new Set((document.tags ?? []).map((tag) => tag.name));

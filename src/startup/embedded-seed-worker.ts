@@ -2,9 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { seedEmbeddedDatabase } from './embedded-seed';
 
 /**
- * Runs `seedEmbeddedDatabase` on its own thread (see `embedded-start.ts`): the copy then proceeds
- * while the main thread loads Nest and the application's modules. A failure is posted back as its
- * code and message, which is all `dataDirFailure` reads.
+ * Seeds on a worker so the copy overlaps loading Nest; a failure posts back only the code and
+ * message `dataDirFailure` reads.
  */
 const { pgliteDir } = workerData as { pgliteDir: string };
 try {

@@ -11,10 +11,8 @@ import {
 import { dirname, join } from 'node:path';
 
 /**
- * The embedded database with every migration applied and the sample catalog loaded (no API keys),
- * built by `npm run build` (`scripts/build-embedded-seed.js`) with the PGlite version installed.
- * Copying it is much cheaper than initdb, migrations and an ingest in the server's own process,
- * which would keep that process at several hundred MB more for its whole life.
+ * The migrated, sample-loaded embedded database built by `npm run build`. Copying it avoids initdb
+ * and an ingest in the server, which would keep several hundred MB more for the process's life.
  */
 export function embeddedSeedDir(): string {
   let dir = __dirname;
@@ -22,11 +20,7 @@ export function embeddedSeedDir(): string {
   return join(dir, 'dist', 'embedded-seed', 'pglite');
 }
 
-/**
- * Fills an empty PGlite folder from the seed; true when it did. A folder that already holds
- * anything is left to PGlite, and without a seed (a build that skipped it, tests) the server
- * builds the database itself as before.
- */
+/** Fills an empty PGlite folder from the seed; true when it did. Never touches a non-empty folder. */
 export function seedEmbeddedDatabase(pgliteDir: string, seedDir = embeddedSeedDir()): boolean {
   if (!needsSeed(pgliteDir, seedDir)) return false;
   // Copied beside it, then renamed: an interrupted copy never looks like a database.
@@ -43,11 +37,7 @@ export function needsSeed(pgliteDir: string, seedDir = embeddedSeedDir()): boole
   return readdirSync(pgliteDir).length === 0 && existsSync(join(seedDir, 'PG_VERSION'));
 }
 
-/**
- * The seed holds only folders and regular files (about a thousand), so a plain walk with
- * `copyFileSync` does it; Node 20's `cpSync` spends several times longer on per-file checks.
- * Folders keep their permission bits, as files do through copyFile.
- */
+/** A plain walk: the seed holds only folders and files, and `cpSync` took several times longer. */
 function copyTree(from: string, to: string): void {
   mkdirSync(to, { mode: statSync(from).mode & 0o777 });
   for (const entry of readdirSync(from, { withFileTypes: true })) {

@@ -9,14 +9,8 @@ import { prepareDataDir } from './preflight';
 import { dataDirFailure } from './startup-failure';
 
 /**
- * Opens the embedded database while the rest of the server is still loading (`main.ts` calls it
- * before it requires Nest). Two things overlap the ~1 s of synchronous module loading: the seed
- * copy of a first start (on a worker thread) and the compilation of PGlite's WebAssembly (V8
- * compiles on background threads). PGlite itself then starts on the
- * main thread once the modules are loaded, and the DataSource later gets the same instance through
- * typeorm-pglite's `getPGliteInstance()`.
- *
- * Failures are those of a start without it: an unusable DATA_DIR is one line naming it.
+ * Called before Nest is required, so the seed copy and PGlite's WebAssembly compilation overlap the
+ * ~1 s of module loading. See docs/operations.md, The embedded database's first start.
  */
 export async function startEmbeddedDatabase(dataDir: string): Promise<PGlite> {
   const shown = resolve(dataDir);

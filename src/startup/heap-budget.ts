@@ -9,9 +9,8 @@ import { StartupFailure } from './startup-failure';
 export const HEAP_BESIDES_CACHES_MB = 96;
 
 /**
- * Refuses a cache budget the V8 heap cannot hold with room to spare: the caches would otherwise end
- * the process with "JavaScript heap out of memory" under load. The container image caps the heap
- * (`--max-old-space-size`, Dockerfile) so the process stays within its memory limit.
+ * Refuses a cache budget the heap cannot hold with room to spare, or the caches would end the
+ * process with "heap out of memory" under load (the image caps the heap).
  */
 export function checkHeapBudget(
   config: Pick<AppConfig, 'cacheBudgetBytes'>,

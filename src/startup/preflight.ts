@@ -8,21 +8,13 @@ import { dataDirFailure, redisFailure } from './startup-failure';
 /** How long the start waits for Redis to answer before refusing to start. */
 const REDIS_CHECK_TIMEOUT_MS = 3_000;
 
-/**
- * What the server checks before Nest starts, so a mistake in REDIS_URL or CACHE_BUDGET_MB ends the start with one line
- * instead of a framework error (the database is checked by connecting to it; DATA_DIR by
- * `startEmbeddedDatabase`, which `main.ts` starts first).
- */
+/** Checks before Nest starts, so a bad REDIS_URL or CACHE_BUDGET_MB is one line, not a framework error. */
 export async function preflight(config: AppConfig): Promise<void> {
   checkHeapBudget(config);
   if (config.redisUrl) await checkRedis(config.redisUrl);
 }
 
-/**
- * Claims the embedded database's folder for this process and checks it is writable, and returns
- * the PGlite folder in it (null for `memory://`). The server's first start then fills it from the
- * prebuilt seed (`startEmbeddedDatabase`); the CLI builds the database itself.
- */
+/** Claims DATA_DIR for this process, checks it is writable; the PGlite folder in it, null for `memory://`. */
 export function prepareDataDir(dataDir: string): string | null {
   if (dataDir.startsWith('memory://')) return null;
   const shown = resolve(dataDir);

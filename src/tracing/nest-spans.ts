@@ -9,11 +9,8 @@ const decorated = new WeakSet<object>();
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
 /**
- * `NestFactory.create`'s `instrument.instanceDecorator` (@nestjs/core 11.1.4 and later): every guard's
- * `canActivate` and every controller route handler of the application runs in a span named after its
- * class and method (`ApiKeyGuard.canActivate`, `CatalogController.getTitle`), a child of the request's
- * span. Nest hands every instance it creates to this function through its public option, so no
- * framework internals are patched. Outside a traced request the methods run as they are.
+ * Spans for guards and route handlers (`ApiKeyGuard.canActivate`) through Nest's public
+ * `instrument.instanceDecorator` option, so no framework internals are patched.
  */
 export function decorateInstance(instance: unknown): unknown {
   if (typeof instance !== 'object' || instance === null || decorated.has(instance)) return instance;

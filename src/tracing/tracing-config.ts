@@ -5,11 +5,8 @@ import type { Tracing, TracingConfig } from './tracing.types';
 const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 
 /**
- * Whether the OTEL_* variables ask for traces, and how; null when they do not. Traces are on when an
- * OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), unless
- * OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none. Other exporters and OTLP over gRPC are refused
- * with one line rather than ignored. The rest (headers, timeout, sampler, resource, batching) is
- * read by the OpenTelemetry SDK itself.
+ * Whether the OTEL_* variables ask for traces; null when not. Unsupported exporters are refused in
+ * one line rather than ignored. See docs/operations.md, Traces.
  */
 export function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | null {
   const value = (name: string) => env[name]?.trim() || undefined;
@@ -29,9 +26,8 @@ export function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | null {
 }
 
 /**
- * Starts tracing when the environment asks for it, before the application's modules load (the
- * instrumentations patch `http`, `express`, `pg` and `ioredis` as they are required). Otherwise no
- * OpenTelemetry package is loaded at all.
+ * Must run before the application's modules load (instrumentations patch modules as required);
+ * without traces no OpenTelemetry package is loaded.
  */
 export async function startTracingIfAsked(env: NodeJS.ProcessEnv, app: AppConfig): Promise<Tracing | null> {
   const config = tracingConfig(env);

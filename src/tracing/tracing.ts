@@ -29,12 +29,8 @@ import type { Tracing, TracingConfig } from './tracing.types';
 const SERVICE_NAME = 'catalog-api';
 
 /**
- * Starts the OpenTelemetry SDK: spans for each request (HTTP, named by its route template), the Nest
- * guards and handlers (`decorateInstance`), PostgreSQL statements (pg) and Redis commands (ioredis),
- * batched and exported over OTLP/HTTP to the endpoint of the OTEL_EXPORTER_OTLP_* variables. An
- * incoming W3C `traceparent` is honoured. Statements and commands are traced only inside a request's
- * trace: the background polls (catalog state, change feed, replica checks) start none. Scrapes of the
- * metrics port and `/health` probes are not traced.
+ * Starts the OpenTelemetry SDK. Statements are traced only inside a request's trace, so background
+ * polls start none; probes and scrapes are not traced. See docs/operations.md, Traces.
  */
 export function startTracing(config: TracingConfig, app: AppConfig): Tracing {
   const provider = new NodeTracerProvider({

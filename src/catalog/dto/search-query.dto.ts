@@ -9,11 +9,7 @@ import { PageQueryDto } from './page-query.dto';
 export const MIN_YEAR = 1800;
 export const MAX_YEAR = 2100;
 
-/**
- * `q`: 1 to 100 code points as received, holding a letter or number after normalization (so at least
- * one token: tokens are runs of letters and numbers). The text is normalized and tokenized here, once:
- * the DTO keeps the result as `search` for the service.
- */
+/** `q` is normalized and tokenized once, here; the service reads the result as `search`. */
 function IsSearchText(): PropertyDecorator {
   return ValidateBy({
     name: 'isSearchText',

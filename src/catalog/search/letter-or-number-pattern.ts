@@ -1,12 +1,6 @@
 /**
- * The letter-or-number rule of `q` (`hasLetterOrNumber(normalizeSearchText(q))`) as one ECMA-262
- * regular expression (`u` flag) over the text as sent, for the API description: the text holds a
- * code point that is a letter or number after NFKC.
- *
- * NFKC makes letters of some symbols ("™" is "TM", "㈱" is "(株)") and marks of a few letters (U+037A
- * is a space and a combining mark), so the rule is not `[\p{L}\p{N}]` alone: these two tables
- * correct it. They are computed from every code point (Unicode 17, Node 20.19+); the unit test
- * recomputes them on the running Node and fails when its Unicode differs, to regenerate them.
+ * `q`'s letter-or-number rule as a regex over the raw text. NFKC makes letters of some symbols
+ * ("™") and marks of some letters, hence the tables (Unicode 17; the unit test flags a drift).
  */
 type CodePointRange = readonly [first: number, last: number];
 
@@ -59,9 +53,8 @@ const NO_LETTERS_AFTER_NFKC: readonly CodePointRange[] = [
 ];
 
 /**
- * Written to mean the same with and without the `u` flag (linters and some validators compile
- * patterns without it): BMP code points as \uXXXX in classes, the few above the BMP one by one as
- * escaped surrogate pairs (one code point with `u`, the same two code units without it).
+ * Means the same with and without the `u` flag (some validators drop it): astral code points as
+ * escaped surrogate pairs, one by one, never inside a class.
  */
 const BMP_END = 0xffff;
 const escapedUnit = (unit: number) => `\\u${unit.toString(16).padStart(4, '0')}`;

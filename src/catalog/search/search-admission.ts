@@ -9,11 +9,7 @@ import { ApiError } from '../../common/errors/api-error';
 export const MAX_SEARCH_ANSWER_MS = 1_000;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
-/**
- * Weights of the newest duration in the running average of search durations: a slower search moves
- * it fast, a faster one slowly, so a few quick searches do not fill the queue beyond what the
- * replica can answer in time.
- */
+/** Asymmetric weights: a slow search raises the average fast, quick ones lower it slowly. */
 const SLOWER_WEIGHT = 0.5;
 const FASTER_WEIGHT = 0.05;
 /** At most one warning per this long counts the searches refused. */
@@ -37,12 +33,8 @@ interface WaitingSearch {
 }
 
 /**
- * Searches that read the database, admitted by one rule (docs/search.md, "Search admission"):
- * at most `concurrency` run at once and the rest wait in arrival order; a search that cannot start
- * at once is refused on arrival when it could not be answered within `maxAnswerMs`: the searches that
- * must finish first × the running average duration / `concurrency`, and its own duration. One admitted
- * on an estimate that proved wrong is refused when its turn could no longer be answered in time. A
- * refusal is 500 INTERNAL_ERROR, counted like every request; it is expected, so it is logged as a count.
+ * At most `concurrency` searches run, the rest wait in order; one that could not be answered within
+ * `maxAnswerMs` is refused (500, logged as a count). See docs/search.md, Search admission.
  */
 export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');

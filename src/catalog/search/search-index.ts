@@ -4,10 +4,8 @@ import { RELEVANCE_TIERS, relevanceTierSql } from './relevance';
 import { LEADING_ARTICLES } from './search-text';
 
 /**
- * Tokens in at least this many titles are "frequent": every ordered pair of frequent tokens that
- * some title holds gets its own ranked list, so two common words ("the man", "of the") are a slice
- * too. At 1.3M titles that is ~30 tokens and ~0.5M list entries (5,000 would give ~110 tokens and
- * ~2M entries: a third more load time for pairs of words in 5,000 to 20,000 titles).
+ * Tokens in at least this many titles get a ranked list per ordered pair. At 1.3M titles: ~30
+ * tokens, ~0.5M entries; 5,000 would cost a third more load time (see docs/search.md, Storage).
  */
 export const DEFAULT_PAIR_MIN_TITLES = 20_000;
 
@@ -15,12 +13,8 @@ export const DEFAULT_PAIR_MIN_TITLES = 20_000;
 const DERIVED_TABLES = ['search_lists', 'title_search'] as const;
 
 /**
- * Builds the search and list storage of the catalog just merged, inside the load transaction:
- * title_search (the narrow row per title, with its vote and list ranks) and search_lists (every
- * token's, and every frequent pair's, matching ids in relevance order, whole, per year and per type),
- * under temporary names, then swaps them in. Readers keep the old tables until the commit.
- *
- * Everything is set operations in SQL; the one ordering rule is `relevanceTierSql` and vote_rank.
+ * Rebuilds title_search and search_lists inside the load transaction, under temporary names, then
+ * swaps them in; readers keep the old tables until the commit. See docs/search.md, Storage.
  */
 export async function buildSearchIndex(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
   for (const table of DERIVED_TABLES) await createEmpty(tx, table);
@@ -44,11 +38,7 @@ async function createEmpty(tx: SqlExecutor, table: string): Promise<void> {
   await tx.query(`CREATE TABLE ${next(table)} (LIKE ${table} INCLUDING DEFAULTS INCLUDING STORAGE)`);
 }
 
-/**
- * One narrow row per title. vote_rank orders the whole catalog by votes descending, then id;
- * list_rank counts within the title's family in that same order (one sort for both). The keys and
- * word sets relevance compares come as staged (`searchDocument`).
- */
+/** One narrow row per title; vote_rank and list_rank come from one sort. */
 async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
   await tx.query(
     `INSERT INTO ${next('title_search')} (id, type, year, votes, vote_rank, family, list_rank, lexemes,
@@ -73,12 +63,8 @@ async function fillTitleSearch(tx: SqlExecutor): Promise<void> {
 }
 
 /**
- * Every search key's ids in relevance order: one entry per (token, title) and per (ordered pair
- * of frequent tokens, title), with the tier the title has for that key as a query. The entries are
- * written in vote_rank order (title_search is read in that order), and each list is aggregated one
- * tier at a time, strongest first: a hash aggregate appends to each group in input order, so every
- * tier's ids stay in vote_rank order and no sort of the millions of entries is needed. The lists are
- * aggregated per key (year 0, with one list per type beside it) and per (key, start year).
+ * Every key's ids in relevance order. Entries are written in vote_rank order and aggregated one
+ * tier at a time by a hash aggregate, which keeps input order: no sort of millions of entries.
  */
 async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<void> {
   await tx.query('DROP TABLE IF EXISTS search_frequent_tokens, search_entries');
@@ -132,7 +118,6 @@ async function fillSearchLists(tx: SqlExecutor, pairMinTitles: number): Promise<
   await tx.query('SET LOCAL enable_sort = on');
 }
 
-/** The tiers, strongest first. */
 const TIERS_STRONGEST_FIRST = Object.values(RELEVANCE_TIERS).sort((a, b) => b - a);
 
 /** A group's entry ids (those meeting `condition`), strongest tier first, each tier in input order. */

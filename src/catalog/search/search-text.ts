@@ -1,8 +1,4 @@
-/**
- * The search text rules of the contract, shared by queries and by the stored documents so both
- * sides fold identically: NFKC, control characters removed, tokens are maximal runs of letters and
- * numbers (combining marks stay inside), then case folding and accent folding.
- */
+/** The contract's search text rules, shared by queries and stored documents so both fold alike. */
 
 export const MAX_QUERY_TOKENS = 20;
 export const MAX_QUERY_LENGTH = 100;
@@ -59,11 +55,7 @@ export function searchTokens(text: string): string[] {
   return Array.from(normalizeSearchText(text).matchAll(TOKEN), ([token]) => foldToken(token));
 }
 
-/**
- * Leading articles a title or query may set aside for the near-exact tier ("batman" finds "The
- * Batman"): English, and the common French, Spanish, Italian and German ones. Only a first token
- * is set aside, and only when something follows it.
- */
+/** Leading articles set aside for relevance (docs/search.md, Relevance); only a first token, only when another follows. */
 export const LEADING_ARTICLES: readonly string[] = [
   'the',
   'a',
@@ -91,11 +83,7 @@ export function withoutLeadingArticle(tokens: readonly string[]): readonly strin
   return tokens.length > 1 && ARTICLES.has(tokens[0]) ? tokens.slice(1) : tokens;
 }
 
-/**
- * The word set of some tokens: the distinct ones, sorted, joined by single spaces ("tora tora tora"
- * → "tora"; "new york new york" and "york new" → "new york"). Titles and queries both get theirs
- * from here, so they agree on the order; "" for no tokens.
- */
+/** Distinct tokens, sorted, space-joined; titles and queries must both use this to agree. */
 export function wordSet(tokens: readonly string[]): string {
   return [...new Set(tokens)].sort().join(' ');
 }
@@ -109,10 +97,7 @@ export interface SearchDocument {
   titleBareKey: string;
   originalKey: string | null;
   originalBareKey: string | null;
-  /**
-   * The word sets of the title and of the original title, each with and without its leading
-   * article, each once ("Tora! Tora! Tora!" → ["tora"]; "The Batman" → ["batman the", "batman"]).
-   */
+  /** Word sets of title and original, with and without the leading article, each once. */
   wordSets: string[];
 }
 

@@ -12,11 +12,7 @@ import type { SearchQuery } from './search-text';
 export interface SearchResult {
   rows: TitleRow[];
   total: number;
-  /**
-   * The catalog version the statements read (each reads catalog_state with its data, in one
-   * snapshot), or null when a search's statements saw different versions (an ingest committed
-   * between them) or there is no catalog.
-   */
+  /** The catalog version all statements read; null when they disagree (a load committed between) or no catalog. */
   version: string | null;
 }
 
@@ -28,10 +24,7 @@ function commonVersion(...versions: Array<string | null>): string | null {
   return versions.every((version) => version === versions[0]) ? versions[0] : null;
 }
 
-/**
- * The parameters every ranking statement starts with ($1 … $6), and the query's keys among them for
- * `relevanceTierSql`.
- */
+/** The parameters every ranking statement starts with ($1 … $6) and the query's keys among them. */
 function rankingParams(query: SearchQuery, slice: Slice): unknown[] {
   return [query.key, query.bareKey, [...new Set(query.tokens)], slice.limit, slice.offset, query.wordSet];
 }
@@ -41,10 +34,8 @@ const QUERY_KEYS = { key: '$1', bareKey: '$2', wordSets: ['$6'] };
 const ANY_YEAR = 0;
 
 /**
- * A further list is intersected with the candidates (before any title_search row is read) when it
- * holds at most this many times as many ids as the candidate list: intersecting costs ~0.1 µs per
- * id, checking a candidate on title_search ~8 µs warm (an index probe and a heap row; far more
- * cold), measured with EXPLAIN ANALYZE at 1.3M titles.
+ * Intersect a further list when it is at most this many times the candidates: ~0.1 µs per id
+ * against ~8 µs per title_search check (EXPLAIN ANALYZE, 1.3M titles).
  */
 export const FILTER_LIST_RATIO = 40;
 
@@ -62,10 +53,8 @@ interface RankedListPage {
 }
 
 /**
- * Pages of precomputed lists, any number in one statement (a row per title, in each page's order;
- * one row of nulls for a page past the end or a list that does not exist), each with its list's
- * length and the catalog version. $1 … $5: the pages' keys, years, types (null: the whole list),
- * offsets and limits.
+ * Any number of list pages in one statement; a missing list or page past the end is one row of
+ * nulls. $1 … $5: keys, years, types (null: whole list), offsets, limits.
  */
 const RANKED_LIST_PAGES_SQL = `SELECT wanted.position::int AS wanted_position,
     coalesce(CASE WHEN wanted.type IS NULL THEN l.total ELSE cardinality(l.list) END, 0)::int AS total,
@@ -83,28 +72,14 @@ const RANKED_LIST_PAGES_SQL = `SELECT wanted.position::int AS wanted_position,
   LEFT JOIN titles t ON t.id = p.id
   ORDER BY wanted.position, p.pos`;
 
-/**
- * Searches that read a precomputed list (most searches: one token, or two frequent ones) share
- * statements as lookups do (`BatchedReads`): at most RANKED_LIST_READS_IN_FLIGHT statements at once,
- * the pages asked meanwhile go together in the next, at most RANKED_LIST_READ_BATCH each; while
- * pages wait, a timer starts the next batch every RANKED_LIST_READ_MAX_WAIT_MS whether or not a
- * statement finished (with the default search pool of 4, at most two pages wait).
- */
+/** Precomputed-list reads share statements like lookups (`BatchedReads`); see docs/search.md, Query paths. */
 export const RANKED_LIST_READS_IN_FLIGHT = 2;
 export const RANKED_LIST_READ_BATCH = 16;
 export const RANKED_LIST_READ_MAX_WAIT_MS = 20;
 
 /**
- * Titles holding every query token, in relevance order (see `relevance.ts`), then votes, then id.
- *
- * Three ways to the same answer, all bounded at 1.3M titles:
- * - the query is one token, or two distinct frequent tokens: its ranked list was precomputed by the
- *   loader (search_lists, per year and per type too), so a page is a slice and the total its length;
- * - otherwise: the smallest precomputed list that every match belongs to (the rarest token's, or the
- *   rarest pair's) is the candidate set, intersected with the other tokens' smallest lists when those
- *   are not much longer (`FILTER_LIST_RATIO`); what is left is checked and ranked on the narrow
- *   title_search;
- * - `searchPlain`: the definition itself over title_search, for small catalogs and the equivalence test.
+ * Titles holding every query token, in relevance order. Three paths to the same answer (a list
+ * slice, candidates from the smallest lists, `searchPlain`): see docs/search.md, Query paths.
  */
 @Injectable()
 export class TitleSearchRepository {
@@ -223,10 +198,8 @@ export class TitleSearchRepository {
   }
 
   /**
-   * Ranks the titles of one precomputed list that hold every query token. `intersect` names further
-   * lists every match belongs to as well: the candidates are cut down to the ids they share first,
-   * as set operations on the arrays, so fewer title_search rows are read. The result is the same
-   * without them (every match is in each list; the tokens are checked on title_search anyway).
+   * Ranks one list's titles holding every token. `intersect` only narrows the candidates first
+   * (every match is in each list), so fewer title_search rows are read; the result is the same.
    */
   private rankCandidates(
     query: SearchQuery,
@@ -244,13 +217,11 @@ export class TitleSearchRepository {
     const column = byYear ? 'ids' : listColumn(filters.type);
     const list = (key: string) =>
       `SELECT unnest(${column}) AS id FROM search_lists WHERE key = ${key} AND year = $8`;
-    // INTERSECT is a hashed (or sorted) set operation whatever the planner guesses of the array
-    // sizes: never a nested loop over two lists.
+    // INTERSECT, not a join: never a nested loop over two arrays, whatever the planner guesses.
     const ids = [list('$7'), ...intersect.map((key) => list(`$${params.push(key)}`))].join(' INTERSECT ');
     return this.page(
-      // search_lists before title_search: the loader locks them in this order when it swaps them.
-      // The ids as one array: title_search is then read by one index scan over the sorted ids
-      // (`id = ANY`), about twice as fast per title as a probe per id (measured at 1.3M titles).
+      // search_lists before title_search: the loader's lock order. `id = ANY(array)` is one index
+      // scan, about twice as fast per title as a probe per id (1.3M titles).
       `WITH candidates AS MATERIALIZED (SELECT ARRAY(${ids}) AS ids),
        matches AS (
          SELECT s.id, ${relevanceTierSql('s', QUERY_KEYS)} AS tier, s.vote_rank
@@ -301,12 +272,7 @@ function pageOf(rows: Array<TitleRow & PageRowExtras>): SearchResult {
   };
 }
 
-/**
- * The lists to intersect with the candidate list `candidates`: for each token it does not cover, the
- * smallest list (the token's own, or a pair's holding it) of at most FILTER_LIST_RATIO times the
- * candidates' length, when there is one. `totals` holds the lists' lengths (keys are tokens and
- * pairs "a b"; only keys made of query tokens are used).
- */
+/** For each token `candidates` does not cover, its smallest list within FILTER_LIST_RATIO, if any. */
 export function coveringLists(
   tokens: readonly string[],
   candidates: string,

@@ -10,9 +10,8 @@ export type EnrichmentRecord = Pick<TitleRecord, 'imdbId' | EnrichableField>;
 export type Records<T> = AsyncIterable<T> | Iterable<T>;
 
 /**
- * What a load reads. Titles may carry every field themselves (seeding, tests); the ingest passes
- * ratings and enrichment as separate streams, which are joined to the titles in SQL so that memory
- * stays flat whatever their size. Where an id repeats in ratings or enrichment, the last one wins.
+ * What a load reads. Ratings and enrichment are joined in SQL so memory stays flat; where an id
+ * repeats in them, the last one wins.
  */
 export interface CatalogSource {
   titles: Records<TitleRecord>;

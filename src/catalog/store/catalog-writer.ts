@@ -25,11 +25,8 @@ const LOAD_WORK_MEM = '512MB';
 const LOAD_LOCK_KEY = 7_301_114_521;
 
 /**
- * Replaces the live catalog with a stream of titles: stage them in temporary tables (COPY on
- * PostgreSQL, batched INSERTs on the embedded database), then merge and rebuild the search index in
- * one transaction. Readers see the old catalog until the commit and the new one after; ids stay with
- * their imdb_id, removed titles go, and catalog_state changes in the same transaction, which also
- * announces the change (`announceChange`) to the servers' change feeds.
+ * Replaces the live catalog: stage, then merge, rebuild search and announce the change in one
+ * transaction, so readers switch at the commit. See docs/search.md, What a load does.
  */
 @Injectable()
 export class CatalogWriter {

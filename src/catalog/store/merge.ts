@@ -4,7 +4,6 @@ import { TITLE_COLUMNS, type TitleColumn } from '../title-columns';
 import type { CatalogLoadResult } from './catalog-load';
 import { fromStagingSql, rowDigestSql } from './staging';
 
-/** The identity sequence that numbers titles. */
 const TITLE_ID_SEQUENCE = "pg_get_serial_sequence('titles', 'id')";
 
 /** The digest of a whole staged row: equal digests mean nothing to rewrite. */
@@ -18,18 +17,15 @@ const MERGED_COLUMNS = MERGED.map((m) => m.column).join(', ');
 const MERGED_VALUES = MERGED.map((m) => m.value).join(', ');
 
 /**
- * A version for an unnamed catalog, derived from its content once the merge has made every title's
- * source_hash its staged row's digest: SHA-256 over those digests in imdb_id order. Identical
- * catalogs get identical versions.
+ * An unnamed catalog's version: SHA-256 over the row digests in imdb_id order, after the merge, so
+ * identical catalogs get identical versions.
  */
 const CONTENT_VERSION_SQL = `SELECT 'sha256-' || left(encode(sha256(convert_to(
     coalesce(string_agg(source_hash, '' ORDER BY imdb_id), ''), 'UTF8')), 'hex'), 16) FROM titles`;
 
 /**
- * Makes the titles table what title_staging holds, inside the load transaction: removed titles go,
- * changed ones (by row digest) are rewritten in place so ids stay with their imdb_id, new ones are
- * numbered in imdb_id order; catalog_state gets the version (the given one, else the content's)
- * and counts.
+ * Makes titles what title_staging holds; changed rows are rewritten in place so ids stay with their
+ * imdb_id, new ones numbered in imdb_id order.
  */
 export async function mergeStagedTitles(
   tx: SqlExecutor,
@@ -45,10 +41,8 @@ export async function mergeStagedTitles(
      FROM title_staging s
      WHERE t.imdb_id = s.imdb_id AND t.source_hash IS DISTINCT FROM ${ROW_DIGEST_SQL}`,
   );
-  // New titles are numbered after the last id ever given, in imdb_id order. Only the ids are
-  // sorted (sorting the wide rows spilled ~0.8 GB to disk at 1.3M titles) and counted by
-  // row_number (a nextval per row cost seconds); the sequence then moves past them, so no id is
-  // ever given twice. Only the load writes titles, and one load runs at a time.
+  // Sort only the ids (wide rows spilled ~0.8 GB at 1.3M) and number by row_number (nextval per
+  // row cost seconds), then move the sequence past them; safe as one load runs at a time.
   const [{ lastId }] = await tx.query<{ lastId: string }>(
     `SELECT coalesce(pg_sequence_last_value(${TITLE_ID_SEQUENCE}::regclass), 0)::text AS "lastId"`,
   );

@@ -6,11 +6,8 @@ import { type StagingValue, bulkLoad } from './bulk-load';
 import type { EnrichmentRecord, RatingRecord, Records } from './catalog-load';
 
 /**
- * The load's temporary tables, all derived from TITLE_COLUMNS: title_input_staging holds one row per
- * title as read, with every stored column (lists as one text value) plus the search text the search
- * index is built from; rating_staging and enrichment_staging hold the side inputs in arrival order
- * (seq). combineStagedTitles then joins them by the contract's precedence rule into title_staging,
- * the table the merge and the search index read.
+ * The load's temporary tables, derived from TITLE_COLUMNS: titles as read and the side inputs in
+ * arrival order, joined by combineStagedTitles into title_staging for the merge and search index.
  */
 
 /** Separates list items in the staging tables; never part of a normalized value. */
@@ -23,17 +20,14 @@ const SEARCH_STAGING_COLUMNS = [
   'search_title_bare_key text NOT NULL',
   'search_original_key text',
   'search_original_bare_key text',
-  // The title's word sets, separated like list items. Derived from the keys above, so
-  // left out of the row digest (`rowDigestSql`): that adds nothing, and keeps every digest, and the
-  // content version, what it was before the column.
+  // Derived from the keys above, so left out of the row digest: content versions stay unchanged.
   'search_word_sets text NOT NULL',
 ] as const;
 const UNDIGESTED_COLUMNS: ReadonlySet<string> = new Set(['search_word_sets']);
 
 /**
- * The digest of a whole staged row of title_staging `alias`: equal digests mean nothing to rewrite.
- * md5 of the row's text form, every column but those derived from others (a ROW of the same
- * columns in table order has the same text form as the row itself).
+ * md5 of staged row `alias`'s text form without derived columns (equal digests: nothing to
+ * rewrite); the ROW must list the columns in table order to match the row's text form.
  */
 export function rowDigestSql(alias: string): string {
   const columns = [
@@ -105,12 +99,8 @@ export async function stageEnrichment(
 }
 
 /**
- * Writes title_staging in one pass: each staged title with the last rating and the last
- * enrichment record for its id (aliased r and x) applied by the precedence rule of TITLE_COLUMNS.
- * IMDb is authoritative for what it carries; enrichment fills the other fields, and runtime or
- * genres only where IMDb has none; total_seasons belongs to series types only. A title without a
- * side record keeps its own values. One join writes each row once, where an UPDATE per side input
- * rewrote every row twice; the inputs are dropped at once to free their space.
+ * Writes title_staging in one join by TITLE_COLUMNS' precedence rule (an UPDATE per side input
+ * rewrote every row twice); the inputs are dropped at once to free their space.
  */
 export async function combineStagedTitles(session: SqlExecutor): Promise<void> {
   const values = [

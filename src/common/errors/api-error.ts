@@ -14,9 +14,8 @@ export class ApiError extends Error {
   }
 
   /**
-   * An answer the service gives on purpose, in a state that has its own log line: /health's 500
-   * during the drain (the drain logs its start and end), a search refused under overload (counted by
-   * `SearchAdmission`). The filter does not log it as a failure.
+   * A deliberate answer whose state is logged elsewhere (/health during the drain, an overload
+   * refusal), so the filter does not log it as a failure.
    */
   static expected(code: ErrorCode, message?: string): ApiError {
     const error = new ApiError(code, message);

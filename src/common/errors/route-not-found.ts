@@ -32,11 +32,8 @@ const MAX_HINTED_SEGMENTS = 8;
 const VERSION_SEGMENT = /^v[0-9]+$/;
 
 /**
- * The message of a 404 ROUTE_NOT_FOUND for a request, given the service's GET routes (`/v1/titles/:imdb_id`
- * form): for a method other than GET and HEAD, that only those exist (naming the route when the path
- * is one); for a path close to a route (a missing or wrong version prefix, a singular for a plural,
- * capitals, a reference page's usual names), that route; otherwise where the routes are listed. The
- * path itself is never echoed: a hint names a route as the reference writes it (`/v1/titles/{imdb_id}`).
+ * The ROUTE_NOT_FOUND message, naming the closest route when there is one. Never echo the path:
+ * hints name routes as the reference writes them (`/v1/titles/{imdb_id}`).
  */
 export function routeNotFoundMessage(
   request: { method?: string; path?: string },

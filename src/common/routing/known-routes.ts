@@ -2,11 +2,7 @@ import { Injectable, Module, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryModule, DiscoveryService, MetadataScanner } from '@nestjs/core';
 
-/**
- * The paths the service answers GET on, as route templates (`/v1/titles/:imdb_id`): its controllers'
- * routes, found through Nest's DiscoveryService when first asked, and the pages mounted beside them
- * (`add`). Messages of unknown routes name the closest one.
- */
+/** GET route templates, from DiscoveryService on first use plus pages `add`ed beside them. */
 @Injectable()
 export class KnownRoutes {
   private readonly mounted: string[] = [];

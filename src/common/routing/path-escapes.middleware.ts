@@ -1,12 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /**
- * The contract's order is route, authentication, limits, then validation; Express decodes path
- * parameters while it routes and answers a bad percent-escape (`/v1/titles/%ZZ`, `/v1%E0%A4`) with
- * 400 before any of them. This runs first and escapes the `%` of every path segment that does not
- * decode, so routing sees the segment's literal text: an unknown path stays 404, and a parameter
- * arrives as text containing `%` that validation refuses (400, after the guards). Segments that do
- * decode, and the query string (parsed strictly by `parseRawQuery`), are left as they are.
+ * Express answers a bad path escape (`/v1/titles/%ZZ`) 400 before auth and limits; escaping the `%`
+ * of undecodable segments keeps the contract's order (404, or 400 from validation after the guards).
  */
 export function escapeUndecodablePathSegments(req: Request, _res: Response, next: NextFunction): void {
   req.url = escapeUndecodableSegments(req.url);

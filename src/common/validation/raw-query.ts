@@ -2,9 +2,8 @@ import { ApiError } from '../errors/api-error';
 import { quoteName } from './quote-name';
 
 /**
- * Parses the raw query string strictly: `+` is a space, percent-escapes must decode as UTF-8, and a
- * parameter may appear only once. Express' lenient parser would keep bad escapes and turn repeats
- * into arrays; the contract makes both a VALIDATION_ERROR.
+ * Strict query parsing: Express' parser keeps bad escapes and turns repeats into arrays, and the
+ * contract makes both a VALIDATION_ERROR.
  */
 export function parseRawQuery(url: string): Record<string, string> {
   const query = queryText(url);

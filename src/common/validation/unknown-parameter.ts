@@ -35,11 +35,7 @@ const SPELLED_HERE_AS: ReadonlyMap<string, { use: string; why?: string }> = new 
   }),
 );
 
-/**
- * The message of a VALIDATION_ERROR for a query parameter the route does not take: what to send
- * instead when the name is a known misspelling or differs only in case, and the names the route takes
- * (or that it takes none).
- */
+/** The VALIDATION_ERROR message for a parameter the route does not take, with a suggestion. */
 export function unknownParameterMessage(name: string, accepted: ReadonlySet<string>): string {
   const refused = `Unknown query parameter ${quoteName(name)}`;
   if (accepted.size === 0) return `${refused}: this route takes no query parameters.`;

@@ -1,18 +1,13 @@
 import type { ClassConstructor } from 'class-transformer';
 
 /**
- * The heap the valid queries remembered for one DTO class may hold. Clients that walk more texts
- * than fit in turn (pages 1 to N of a list) find none kept, since each goes before it is asked
- * again: it holds the 2,000 list pages the benchmarks walk (bench/RESULTS.md) several times over.
+ * Heap per DTO class. Too small and a client walking pages 1..N finds none kept; this holds the
+ * benchmarks' 2,000 list pages several times over.
  */
 export const MAX_REMEMBERED_BYTES = 2 * 1024 * 1024;
 /** Longer query texts are validated every time (a valid one can be long: "page=0001", escapes). */
 export const MAX_REMEMBERED_QUERY_LENGTH = 256;
-/**
- * A remembered query's weight beside its text and its DTO's JSON, each counted at two bytes a
- * character: measured 1.5–1.8 KB of heap for a 100-character search, 180 B for a list page (Map slot,
- * DTO object, V8 string headers), which the estimate covers.
- */
+/** Overhead beside text and DTO JSON (2 bytes a character); covers the measured 180 B–1.8 KB. */
 const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Remembered {
@@ -26,13 +21,8 @@ interface Texts {
 }
 
 /**
- * The validated DTOs of the last valid queries of each class, by their query text exactly as sent
- * (after `?`). A query's validation is a function of its text alone, and class-transformer and
- * class-validator cost a repeated search about a tenth of its CPU (bench/RESULTS.md), so a query
- * asked again is not converted and checked again. Only valid queries are kept: an invalid one is
- * refused by the same code every time, with the same message. A kept DTO is frozen, so no request
- * can change what another receives. Texts are client input, so each class is bounded by bytes
- * (MAX_REMEMBERED_BYTES, the oldest going first): not a catalog answer, so outside CACHE_BUDGET_MB.
+ * Validated DTOs by raw query text: validation cost a repeated search a tenth of its CPU. Kept DTOs
+ * are frozen so no request changes another's; bounded by bytes, outside CACHE_BUDGET_MB.
  */
 export class ValidQueryMemo {
   private readonly byDto = new Map<ClassConstructor<object>, Texts>();

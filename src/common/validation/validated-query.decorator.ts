@@ -8,10 +8,8 @@ import { unknownParameterMessage } from './unknown-parameter';
 import { ValidQueryMemo } from './valid-query-memo';
 
 /**
- * Validates the raw query string against a DTO class and returns the typed instance. Runs in the
- * pipes stage, so after the guards, as the contract's order of checks requires. Unknown names are
- * refused from the DTO's own validation metadata (covers names such as `__proto__`, which a
- * whitelist over instance keys would miss).
+ * A pipe, so it runs after the guards (the contract's order of checks). Unknown names come from the
+ * DTO's metadata, which catches `__proto__` where an instance-key whitelist would not.
  */
 export function validateQuery<T extends object>(dto: ClassConstructor<T>, raw: Record<string, string>): T {
   const known = knownParameters(dto);
