@@ -9,7 +9,7 @@ import { nextUtcMonthStart, secondsUntilNextUtcMonth, utcMonthLengthMs } from '.
 export interface LimitWindow {
   /** How long a window started at `now` lasts (ms): the named throttler's ttl. */
   ttlMs(now: number): number;
-  /** The window's length in whole seconds: `w` of the RateLimit-Policy field. */
+  /** The window's length in whole seconds: `w` of the RateLimit-Policy field (changes only at a `calendarEnd`). */
   seconds(now: number): number;
   /** When the calendar window holding `now` ends (epoch ms); null for a window without one. */
   calendarEnd(now: number): number | null;
