@@ -17,7 +17,7 @@ import {
   refusedHeaders,
 } from './rate-limit-headers';
 import type { KeyPolicy } from './key-policy';
-import { type LimitRow, type LimitTable, counterKey } from './limit-table';
+import { type LimitRow, type LimitTable, counterKeyOf } from './limit-table';
 import { authenticatedKey } from './authenticated-key';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
@@ -94,7 +94,7 @@ export class LimitsGuard extends ThrottlerGuard {
   private currentFields(key: KeyPolicy, refusedBy: LimitRow | null): Record<string, string> {
     const now = Date.now();
     const usages = this.limits.map((row) => {
-      const usage = limitUsage(row, key, this.allowances.localWindow(counterKey(row.name, key.id)), now);
+      const usage = limitUsage(row, key, this.allowances.localWindow(counterKeyOf(row.name, key)), now);
       if (row === refusedBy) usage.remaining = 0;
       return usage;
     });
