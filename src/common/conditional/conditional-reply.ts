@@ -52,7 +52,7 @@ export class ConditionalReply {
   json<V>(read: Versioned<V>, body: (value: V) => string | Uint8Array): string | Uint8Array | undefined {
     if (read.version !== null) {
       this.res.setHeader('ETag', heldEntityTag(read.version, this.req.originalUrl));
-      if (this.req.fresh) return undefined;
+      if (isConditional(this.req) && this.req.fresh) return undefined;
     }
     const answer = body(read.value);
     this.res.setHeader(
@@ -61,6 +61,11 @@ export class ConditionalReply {
     );
     return answer;
   }
+}
+
+/** Whether the request asks a condition Express's `req.fresh` reads: without one nothing is fresh. */
+function isConditional(req: Request): boolean {
+  return req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
 }
 
 /**
