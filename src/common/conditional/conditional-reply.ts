@@ -15,12 +15,15 @@ export function entityTag(version: string, target: string): string {
 
 /**
  * The tags of the targets answered last, so a cached answer's tag is hashed once per catalog
- * version, not per request. Bounded: emptied when full (a crawl then hashes as before).
+ * version, not per request. Bounded: emptied when full (a crawl then hashes as before), and a long
+ * target (a long search) is hashed each time, so the memo holds at most about 3 MB.
  */
 const heldTags = new Map<string, { version: string; tag: string }>();
 const HELD_TAGS = 10_000;
+const HELD_TARGET_LENGTH = 200;
 
 function heldEntityTag(version: string, target: string): string {
+  if (target.length > HELD_TARGET_LENGTH) return entityTag(version, target);
   const held = heldTags.get(target);
   if (held !== undefined && held.version === version) return held.tag;
   if (heldTags.size >= HELD_TAGS) heldTags.clear();
