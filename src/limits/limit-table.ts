@@ -9,7 +9,7 @@ import { nextUtcMonthStart, secondsUntilNextUtcMonth, utcMonthLengthMs } from '.
 export interface LimitWindow {
   /** How long a window started at `now` lasts (ms): the named throttler's ttl. */
   ttlMs(now: number): number;
-  /** The window's length in whole seconds: `w` of the RateLimit-Policy field. */
+  /** The window's length in whole seconds: `w` of the RateLimit-Policy field (changes only at a `calendarEnd`). */
   seconds(now: number): number;
   /** When the calendar window holding `now` ends (epoch ms); null for a window without one. */
   calendarEnd(now: number): number | null;
@@ -90,3 +90,17 @@ export const LIMITS: LimitTable = [
 export function counterKey(limitName: string, keyId: string): string {
   return `${limitName}:${keyId}`;
 }
+
+/**
+ * `counterKey` of a key's policy, built once per policy and limit: the same string object on every
+ * request, so the maps keyed by it find it without hashing a new string each time.
+ */
+export function counterKeyOf(limitName: string, key: KeyPolicy): string {
+  let byLimit = counterKeysByPolicy.get(key);
+  if (!byLimit) counterKeysByPolicy.set(key, (byLimit = new Map()));
+  let counter = byLimit.get(limitName);
+  if (counter === undefined) byLimit.set(limitName, (counter = counterKey(limitName, key.id)));
+  return counter;
+}
+
+const counterKeysByPolicy = new WeakMap<KeyPolicy, Map<string, string>>();

@@ -32,7 +32,10 @@ class Handler {
 }
 
 function httpContext(req: object, headers: Record<string, string>): ExecutionContext {
-  const res = { set: (values: Record<string, string>) => Object.assign(headers, values) };
+  const res = {
+    set: (values: Record<string, string>) => Object.assign(headers, values),
+    setHeader: (name: string, value: string) => (headers[name] = value),
+  };
   return {
     getHandler: () => Handler.prototype.get,
     getClass: () => Handler,

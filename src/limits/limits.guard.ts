@@ -8,9 +8,16 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { admittedHeaders, rateLimitFields, refusedHeaders } from './rate-limit-headers';
+import {
+  RATE_LIMIT_FIELDS,
+  RATE_LIMIT_HEADERS,
+  RateLimitPolicyFields,
+  admittedHeaders,
+  rateLimitCurrentField,
+  refusedHeaders,
+} from './rate-limit-headers';
 import type { KeyPolicy } from './key-policy';
-import { type LimitRow, type LimitTable, counterKey } from './limit-table';
+import { type LimitRow, type LimitTable, counterKeyOf } from './limit-table';
 import { authenticatedKey } from './authenticated-key';
 import { ApiError } from '../common/errors/api-error';
 import { isPublicRoute } from '../common/routing/public-route.decorator';
@@ -23,6 +30,7 @@ import { limitUsage } from './limit-usage';
 @Injectable()
 export class LimitsGuard extends ThrottlerGuard {
   private readonly rowByName: ReadonlyMap<string, LimitRow>;
+  private readonly policyFields: RateLimitPolicyFields;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -33,6 +41,7 @@ export class LimitsGuard extends ThrottlerGuard {
   ) {
     super(options, storage, reflector);
     this.rowByName = new Map(limits.map((row) => [row.name, row]));
+    this.policyFields = new RateLimitPolicyFields(limits);
   }
 
   override async onModuleInit(): Promise<void> {
@@ -46,9 +55,17 @@ export class LimitsGuard extends ThrottlerGuard {
     const key = authenticatedKey(context.switchToHttp().getRequest());
     const res = context.switchToHttp().getResponse<Response>();
     // Written first, so the policy is on the response whatever fails later.
-    if (key) res.set(admittedHeaders(key));
+    if (key) {
+      const policy = admittedHeaders(key);
+      res.setHeader(RATE_LIMIT_HEADERS.limit, policy[RATE_LIMIT_HEADERS.limit]);
+      res.setHeader(RATE_LIMIT_HEADERS.remaining, policy[RATE_LIMIT_HEADERS.remaining]);
+    }
     const admitted = await super.canActivate(context);
-    if (key) res.set(this.currentFields(key, null));
+    if (key) {
+      const fields = this.currentFields(key, null);
+      res.setHeader(RATE_LIMIT_FIELDS.policy, fields[RATE_LIMIT_FIELDS.policy]);
+      res.setHeader(RATE_LIMIT_FIELDS.current, fields[RATE_LIMIT_FIELDS.current]);
+    }
     return admitted;
   }
 
@@ -77,10 +94,13 @@ export class LimitsGuard extends ThrottlerGuard {
   private currentFields(key: KeyPolicy, refusedBy: LimitRow | null): Record<string, string> {
     const now = Date.now();
     const usages = this.limits.map((row) => {
-      const usage = limitUsage(row, key, this.allowances.localWindow(counterKey(row.name, key.id)), now);
+      const usage = limitUsage(row, key, this.allowances.localWindow(counterKeyOf(row.name, key)), now);
       if (row === refusedBy) usage.remaining = 0;
       return usage;
     });
-    return rateLimitFields(this.limits, key, usages, now);
+    return {
+      [RATE_LIMIT_FIELDS.policy]: this.policyFields.of(key, now),
+      [RATE_LIMIT_FIELDS.current]: rateLimitCurrentField(this.limits, usages, now),
+    };
   }
 }

@@ -1,7 +1,7 @@
 import { type ExecutionContext, Module } from '@nestjs/common';
 import { type ThrottlerModuleOptions, type ThrottlerOptions, ThrottlerModule } from '@nestjs/throttler';
 import type { KeyPolicy } from './key-policy';
-import { LIMITS, type LimitRow, type LimitTable, counterKey } from './limit-table';
+import { LIMITS, type LimitRow, type LimitTable, counterKeyOf } from './limit-table';
 import { RouteMetadata, RouteMetadataModule } from '../common/routing/route-metadata';
 import { authenticatedKey } from './authenticated-key';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -69,7 +69,7 @@ function throttlerOptions(
     setHeaders: false,
     // One counter per API key and limit, shared by every route.
     getTracker: (req) => keyOf(req).id,
-    generateKey: (_context, tracker, name) => counterKey(name, tracker),
+    generateKey: (context, _tracker, name) => counterKeyOf(name, keyOf(context.switchToHttp().getRequest())),
   };
 }
 

@@ -16,14 +16,22 @@ export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLim
 
 /**
  * The contract's headers once a key is authenticated: its per-minute policy, and the policy minus 1
- * (best effort, as the contract fixes it); a refusal overwrites Remaining with 0.
+ * (best effort, as the contract fixes it); a refusal overwrites Remaining with 0. Built once per
+ * policy (a key's policy object lives as long as the directory holds it), shared and frozen.
  */
-export function admittedHeaders(key: KeyPolicy): Record<string, string> {
-  return {
-    [RATE_LIMIT_HEADERS.limit]: String(key.rpm),
-    [RATE_LIMIT_HEADERS.remaining]: String(key.rpm - 1),
-  };
+export function admittedHeaders(key: KeyPolicy): Readonly<Record<string, string>> {
+  let headers = admittedByPolicy.get(key);
+  if (!headers) {
+    headers = Object.freeze({
+      [RATE_LIMIT_HEADERS.limit]: String(key.rpm),
+      [RATE_LIMIT_HEADERS.remaining]: String(key.rpm - 1),
+    });
+    admittedByPolicy.set(key, headers);
+  }
+  return headers;
 }
+
+const admittedByPolicy = new WeakMap<KeyPolicy, Readonly<Record<string, string>>>();
 
 /** A refusal by `limit`: Remaining 0 and the limit's Retry-After. */
 export function refusedHeaders(limit: LimitRow, now: number): Record<string, string> {
@@ -46,16 +54,57 @@ export function rateLimitFields(
   usages: readonly Pick<LimitUsage, 'remaining' | 'resetsAt'>[],
   now: number,
 ): Record<string, string> {
-  const policy: string[] = [];
-  const current: string[] = [];
-  limits.forEach((limit, i) => {
-    const seconds = limit.window.seconds(now);
+  return {
+    [RATE_LIMIT_FIELDS.policy]: rateLimitPolicyField(limits, key, now),
+    [RATE_LIMIT_FIELDS.current]: rateLimitCurrentField(limits, usages, now),
+  };
+}
+
+/** `RateLimit-Policy`: what the key's limits and the windows' lengths at `now` make of it. */
+export function rateLimitPolicyField(limits: LimitTable, key: KeyPolicy, now: number): string {
+  let field = '';
+  for (const limit of limits) {
+    if (field !== '') field += ', ';
+    field += `"${limit.name}";q=${limit.limit.of(key)};w=${limit.window.seconds(now)}`;
+  }
+  return field;
+}
+
+/** `RateLimit`: each limit's remaining requests and the seconds until its window resets. */
+export function rateLimitCurrentField(
+  limits: LimitTable,
+  usages: readonly Pick<LimitUsage, 'remaining' | 'resetsAt'>[],
+  now: number,
+): string {
+  let field = '';
+  for (let i = 0; i < limits.length; i++) {
     const { remaining, resetsAt } = usages[i];
-    const reset = resetsAt === null ? seconds : Math.max(0, Math.ceil((resetsAt - now) / 1000));
-    policy.push(`"${limit.name}";q=${limit.limit.of(key)};w=${seconds}`);
-    current.push(`"${limit.name}";r=${remaining};t=${reset}`);
-  });
-  return { [RATE_LIMIT_FIELDS.policy]: policy.join(', '), [RATE_LIMIT_FIELDS.current]: current.join(', ') };
+    const reset =
+      resetsAt === null ? limits[i].window.seconds(now) : Math.max(0, Math.ceil((resetsAt - now) / 1000));
+    if (field !== '') field += ', ';
+    field += `"${limits[i].name}";r=${remaining};t=${reset}`;
+  }
+  return field;
+}
+
+/**
+ * A key's `RateLimit-Policy`, built once per policy and kept until a calendar window ends (the
+ * windows' lengths change only then): it depends on nothing of the request.
+ */
+export class RateLimitPolicyFields {
+  private readonly byKey = new WeakMap<KeyPolicy, { field: string; from: number; until: number }>();
+
+  constructor(private readonly limits: LimitTable) {}
+
+  of(key: KeyPolicy, now: number): string {
+    const held = this.byKey.get(key);
+    if (held && now >= held.from && now < held.until) return held.field;
+    const field = rateLimitPolicyField(this.limits, key, now);
+    let until = Number.POSITIVE_INFINITY;
+    for (const limit of this.limits) until = Math.min(until, limit.window.calendarEnd(now) ?? until);
+    this.byKey.set(key, { field, from: now, until });
+    return field;
+  }
 }
 
 /** What `rateLimitFields` writes, as patterns (for the API description). */

@@ -14,6 +14,25 @@ export function entityTag(version: string, target: string): string {
 }
 
 /**
+ * The tags of the targets answered last, so a cached answer's tag is hashed once per catalog
+ * version, not per request. Bounded: emptied when full (a crawl then hashes as before), and a long
+ * target (a long search) is hashed each time, so the memo holds at most about 3 MB.
+ */
+const heldTags = new Map<string, { version: string; tag: string }>();
+const HELD_TAGS = 10_000;
+const HELD_TARGET_LENGTH = 200;
+
+function heldEntityTag(version: string, target: string): string {
+  if (target.length > HELD_TARGET_LENGTH) return entityTag(version, target);
+  const held = heldTags.get(target);
+  if (held !== undefined && held.version === version) return held.tag;
+  if (heldTags.size >= HELD_TAGS) heldTags.clear();
+  const tag = entityTag(version, target);
+  heldTags.set(target, { version, tag });
+  return tag;
+}
+
+/**
  * Conditional GET and HEAD for one request. A handler ends with `return reply.json(read, body)`
  * once its data has been read, so refused, invalid and failed requests carry no ETag and are never
  * answered 304. It sets the ETag; Express decides freshness (`If-None-Match`, including lists, weak
@@ -35,8 +54,8 @@ export class ConditionalReply {
    */
   json<V>(read: Versioned<V>, body: (value: V) => string | Uint8Array): string | Uint8Array | undefined {
     if (read.version !== null) {
-      this.res.setHeader('ETag', entityTag(read.version, this.req.originalUrl));
-      if (this.req.fresh) return undefined;
+      this.res.setHeader('ETag', heldEntityTag(read.version, this.req.originalUrl));
+      if (isConditional(this.req) && this.req.fresh) return undefined;
     }
     const answer = body(read.value);
     this.res.setHeader(
@@ -45,6 +64,11 @@ export class ConditionalReply {
     );
     return answer;
   }
+}
+
+/** Whether the request asks a condition Express's `req.fresh` reads: without one nothing is fresh. */
+function isConditional(req: Request): boolean {
+  return req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
 }
 
 /**

@@ -17,35 +17,55 @@ export interface AccessLine {
   trace_id?: string;
 }
 
+/** What the middleware notes of a request when it arrives, for its line once answered. */
+interface Arrival {
+  req: Request;
+  id: string;
+  started: number;
+  peerAddress: string | undefined;
+}
+
+/** Kept on the response under a symbol: one listener function serves every response, no closure per request. */
+const ARRIVAL = Symbol('accessLogArrival');
+type Noted = ServerResponse & { [ARRIVAL]?: Arrival };
+
 /**
  * One JSON line per request once answered (`request completed`; `request errored` for a 5xx not
  * given on purpose) or abandoned (`request aborted`), with credentials redacted from the URL.
  */
 export function accessLog(logger: Logger) {
-  return function accessLogMiddleware(req: Request, res: ServerResponse, next: () => void): void {
-    const started = Date.now();
-    const id = requestIdOf(req);
-    // Read now: the socket keeps its peer's address once asked, so an aborted request still has it.
-    const peerAddress = req.socket.remoteAddress;
-    // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
-    // closed first.
-    res.once('close', () => {
-      const level = failed(res) ? 'error' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      const line: AccessLine = {
-        req: {
-          id,
-          method: req.method,
-          url: redactUrl(req.originalUrl ?? req.url ?? ''),
-          remoteAddress: req.ip ?? peerAddress,
-        },
-        res: { statusCode: res.statusCode },
-        responseTime: Date.now() - started,
-      };
-      const traceId = requestTraceId(req);
-      if (traceId !== undefined) line.trace_id = traceId;
-      logger[level](line, accessMessage(res));
-    });
+  // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
+  // closed first.
+  function logAnswer(this: Noted): void {
+    const arrival = this[ARRIVAL];
+    if (arrival === undefined) return;
+    const level = failed(this) ? 'error' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const { req } = arrival;
+    const line: AccessLine = {
+      req: {
+        id: arrival.id,
+        method: req.method,
+        url: redactUrl(req.originalUrl ?? req.url ?? ''),
+        remoteAddress: req.ip ?? arrival.peerAddress,
+      },
+      res: { statusCode: this.statusCode },
+      responseTime: Date.now() - arrival.started,
+    };
+    const traceId = requestTraceId(req);
+    if (traceId !== undefined) line.trace_id = traceId;
+    logger[level](line, accessMessage(this));
+  }
+
+  return function accessLogMiddleware(req: Request, res: Noted, next: () => void): void {
+    res[ARRIVAL] = {
+      req,
+      id: requestIdOf(req),
+      started: Date.now(),
+      // Read now: the socket keeps its peer's address once asked, so an aborted request still has it.
+      peerAddress: req.socket.remoteAddress,
+    };
+    res.on('close', logAnswer);
     next();
   };
 }

@@ -3,6 +3,9 @@ import { type ReflectableDecorator, Reflector } from '@nestjs/core';
 
 type Target = Type<unknown> | ((...args: never[]) => unknown);
 
+/** Held for a key the route does not set (most of them): one map read per ask, not two. */
+const NO_ANSWER = Symbol('noAnswer');
+
 /**
  * Reflector memoizing `getAllAndOverride` per handler: metadata never changes after definition, and
  * the guards' lookups cost about a tenth of a lookup's CPU (Node 24).
@@ -27,9 +30,10 @@ export class RouteMetadata extends Reflector {
     if (!entry) this.answers.set(handler, (entry = { controller, byKey: new Map() }));
     // A handler inherited by a second controller may answer differently there: asked each time.
     else if (entry.controller !== controller) return super.getAllAndOverride(metadataKey, targets);
-    if (entry.byKey.has(metadataKey)) return entry.byKey.get(metadataKey);
+    const held = entry.byKey.get(metadataKey);
+    if (held !== undefined) return held === NO_ANSWER ? undefined : held;
     const answer: unknown = super.getAllAndOverride(metadataKey, targets);
-    entry.byKey.set(metadataKey, answer);
+    entry.byKey.set(metadataKey, answer === undefined ? NO_ANSWER : answer);
     return answer;
   }
 }
