@@ -37,8 +37,6 @@ const FULL_RELOAD_INTERVAL_MS = 60_000;
  * 1000 / KEY_MISS_REREAD_INTERVAL_MS statements a second, shared by all of them.
  */
 export const KEY_MISS_REREAD_INTERVAL_MS = 50;
-/** Authorization headers of stored keys remembered with their hash (`hashByHeader`). */
-const REMEMBERED_HEADERS = 1_000;
 /** An unknown key waits at most this long for the re-read: a slow database does not hold its 401. */
 const KEY_MISS_WAIT_MS = 250;
 
@@ -54,12 +52,6 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
   private byHash = new Map<string, StoredKey>();
   private hashById = new Map<string, string>();
-  /**
-   * The key hash of Authorization headers that named a stored key: a known header is neither parsed
-   * nor hashed again (a SHA-256 per request). V8 seeds its string hashes at random per process, so
-   * this map's timing tells no more about a key than `byHash`'s.
-   */
-  private readonly hashByHeader = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private unsubscribeFeed: (() => void) | undefined;
@@ -111,33 +103,18 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
    * answered from memory, synchronously; a well-formed unknown one after the next miss re-read.
    */
   authenticate(authorization: string | string[] | undefined): KeyPolicy | Promise<KeyPolicy> {
-    const seen = typeof authorization === 'string' ? this.hashByHeader.get(authorization) : undefined;
-    const known = seen === undefined ? undefined : this.byHash.get(seen);
-    if (known) return policyOf(known);
     const credentials = readBearerCredentials(authorization);
     if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
     if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
     // The map is keyed by SHA-256 of 256-bit secrets: timing reveals nothing usable about a key.
     const keyHash = hashApiKey(credentials.key);
     const stored = this.byHash.get(keyHash);
-    if (stored) {
-      this.rememberHeader(authorization as string, keyHash);
-      return policyOf(stored);
-    }
+    if (stored) return policyOf(stored);
     return this.awaitMissReread().then(() => {
       const created = this.byHash.get(keyHash);
       if (!created) throw new ApiError('INVALID_API_KEY');
       return policyOf(created);
     });
-  }
-
-  /**
-   * Only headers of stored keys are remembered (forged keys add nothing); emptied when full. The
-   * header still finds its key through `byHash`, so a disabled or deleted key is refused as before.
-   */
-  private rememberHeader(authorization: string, keyHash: string): void {
-    if (this.hashByHeader.size >= REMEMBERED_HEADERS) this.hashByHeader.clear();
-    this.hashByHeader.set(authorization, keyHash);
   }
 
   /**
