@@ -31,10 +31,16 @@ class Handler {
   get(): void {}
 }
 
-function httpContext(req: object, headers: Record<string, string>): ExecutionContext {
+function httpContext(req: object, headers: Record<string, string>, writes: string[] = []): ExecutionContext {
   const res = {
-    set: (values: Record<string, string>) => Object.assign(headers, values),
-    setHeader: (name: string, value: string) => (headers[name] = value),
+    set: (values: Record<string, string>) => {
+      writes.push(...Object.keys(values));
+      Object.assign(headers, values);
+    },
+    setHeader: (name: string, value: string) => {
+      writes.push(name);
+      headers[name] = value;
+    },
   };
   return {
     getHandler: () => Handler.prototype.get,
@@ -46,8 +52,10 @@ function httpContext(req: object, headers: Record<string, string>): ExecutionCon
 describe('LimitsGuard', () => {
   const checked: string[] = [];
   let refusing: string | null = null;
+  let failing = false;
   const storage: ThrottlerStorage = {
     increment: async (_key, _ttl, _limit, _block, name) => {
+      if (failing) throw new Error('the counters are unreachable');
       checked.push(name);
       return { totalHits: 1, timeToExpire: 60, isBlocked: name === refusing, timeToBlockExpire: 0 };
     },
@@ -58,6 +66,7 @@ describe('LimitsGuard', () => {
   beforeEach(async () => {
     checked.length = 0;
     refusing = null;
+    failing = false;
     // Fixed ttls, as a table of rolling windows could give them: the package sorts them shortest first.
     const options: ThrottlerModuleOptions = {
       throttlers: TABLE.map((limit) => ({ name: limit.name, ttl: limit.window.ttlMs(0), limit: 10 })),
@@ -93,5 +102,26 @@ describe('LimitsGuard', () => {
       'Retry-After': '3600',
     });
     expect(headers.RateLimit).toMatch(/^"hour";r=0;t=\d+, "minute";r=120;t=60$/);
+  });
+
+  it('writes each rate-limit header once, admitted or refused', async () => {
+    for (const refused of [null, 'minute']) {
+      refusing = refused;
+      const req = {};
+      attachAuthenticatedKey(req, KEY);
+      const writes: string[] = [];
+      await guard.canActivate(httpContext(req, {}, writes)).catch(() => undefined);
+      expect(writes.length).toBe(new Set(writes).size);
+      expect(writes).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining']));
+    }
+  });
+
+  it('answers a failure of the counters with the key’s policy headers', async () => {
+    failing = true;
+    const req = {};
+    attachAuthenticatedKey(req, KEY);
+    const headers: Record<string, string> = {};
+    await expect(guard.canActivate(httpContext(req, headers))).rejects.toThrow('unreachable');
+    expect(headers).toEqual({ 'X-RateLimit-Limit': '120', 'X-RateLimit-Remaining': '119' });
   });
 });

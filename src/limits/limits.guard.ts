@@ -31,6 +31,7 @@ import { limitUsage } from './limit-usage';
 export class LimitsGuard extends ThrottlerGuard {
   private readonly rowByName: ReadonlyMap<string, LimitRow>;
   private readonly policyFields: RateLimitPolicyFields;
+  private readonly refusalCodes: ReadonlySet<string>;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -42,6 +43,7 @@ export class LimitsGuard extends ThrottlerGuard {
     super(options, storage, reflector);
     this.rowByName = new Map(limits.map((row) => [row.name, row]));
     this.policyFields = new RateLimitPolicyFields(limits);
+    this.refusalCodes = new Set(limits.map((row) => row.refusal));
   }
 
   override async onModuleInit(): Promise<void> {
@@ -54,14 +56,16 @@ export class LimitsGuard extends ThrottlerGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const key = authenticatedKey(context.switchToHttp().getRequest());
     const res = context.switchToHttp().getResponse<Response>();
-    // Written first, so the policy is on the response whatever fails later.
-    if (key) {
-      const policy = admittedHeaders(key);
-      res.setHeader(RATE_LIMIT_HEADERS.limit, policy[RATE_LIMIT_HEADERS.limit]);
-      res.setHeader(RATE_LIMIT_HEADERS.remaining, policy[RATE_LIMIT_HEADERS.remaining]);
+    let admitted: boolean;
+    try {
+      admitted = await super.canActivate(context);
+    } catch (error) {
+      // A limit's refusal wrote its own headers; any other failure after the key carries the policy's.
+      if (key && !(error instanceof ApiError && this.refusalCodes.has(error.code))) writeAdmitted(res, key);
+      throw error;
     }
-    const admitted = await super.canActivate(context);
     if (key) {
+      writeAdmitted(res, key);
       const fields = this.currentFields(key, null);
       res.setHeader(RATE_LIMIT_FIELDS.policy, fields[RATE_LIMIT_FIELDS.policy]);
       res.setHeader(RATE_LIMIT_FIELDS.current, fields[RATE_LIMIT_FIELDS.current]);
@@ -84,7 +88,11 @@ export class LimitsGuard extends ThrottlerGuard {
     if (isBlocked) {
       const key = authenticatedKey(req);
       const res = context.switchToHttp().getResponse<Response>();
-      res.set({ ...refusedHeaders(row, Date.now()), ...(key ? this.currentFields(key, row) : {}) });
+      res.set({
+        ...(key ? { [RATE_LIMIT_HEADERS.limit]: admittedHeaders(key)[RATE_LIMIT_HEADERS.limit] } : {}),
+        ...refusedHeaders(row, Date.now()),
+        ...(key ? this.currentFields(key, row) : {}),
+      });
       throw new ApiError(row.refusal);
     }
     return true;
@@ -103,4 +111,11 @@ export class LimitsGuard extends ThrottlerGuard {
       [RATE_LIMIT_FIELDS.current]: rateLimitCurrentField(this.limits, usages, now),
     };
   }
+}
+
+/** The key's policy headers on an answer the limits did not refuse. */
+function writeAdmitted(res: Response, key: KeyPolicy): void {
+  const policy = admittedHeaders(key);
+  res.setHeader(RATE_LIMIT_HEADERS.limit, policy[RATE_LIMIT_HEADERS.limit]);
+  res.setHeader(RATE_LIMIT_HEADERS.remaining, policy[RATE_LIMIT_HEADERS.remaining]);
 }
