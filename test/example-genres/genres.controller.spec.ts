@@ -18,7 +18,9 @@ describe('GenresController', () => {
   function replyTo(fresh: boolean) {
     const headers = new Map<string, string>();
     const res = { setHeader: (name: string, value: string) => headers.set(name, value) };
-    const req = { originalUrl: '/v1/genres?min_titles=2', fresh };
+    // A fresh request is one that sent a condition (If-None-Match) Express found current.
+    const conditions = fresh ? { 'if-none-match': '"held-by-the-client"' } : {};
+    const req = { originalUrl: '/v1/genres?min_titles=2', headers: conditions, fresh };
     return { reply: new ConditionalReply(req as never, res as never), headers };
   }
 
