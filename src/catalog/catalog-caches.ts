@@ -41,12 +41,8 @@ export interface CacheSize {
 const pageWeight = (key: string, page: PageItems) => bytesWeight(key, page.items);
 
 /**
- * The catalog's in-memory answers, each cache holding one catalog version, all three sharing one
- * byte budget (each keeps its floor of it, `CACHE_FLOORS`; the rest follows the traffic):
- * - titles: a title's JSON text (null: no such id) by IMDb id, kept on an id's second miss (lookups
- *   are often one-off: a crawl over the catalog must not fill the heap with them);
- * - searches: search pages, kept on their first ask (the second ask of a query is the one to make fast);
- * - lists: movie and series pages, kept on their second ask (deep pages are read by crawls).
+ * Three caches sharing one byte budget above their floors (`CACHE_FLOORS`): titles and list pages kept
+ * on their second ask (crawls are one-off), searches on their first (docs/search.md).
  */
 @Injectable()
 export class CatalogCaches {

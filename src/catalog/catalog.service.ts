@@ -16,10 +16,8 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
 /**
- * The catalog's answers as JSON text, each with the catalog version its data was read from (for the
- * ETag). Titles, search pages and list pages are kept per catalog version (`CatalogCaches`); a title
- * is serialized once per version and its text reused by every answer that holds it. Requests that
- * miss the same answer at the same time share one read (`VersionedCache.readMissing`).
+ * The catalog's answers as JSON text with their catalog version (for the ETag), cached per version
+ * (`CatalogCaches`); concurrent misses of one answer share one read.
  */
 @Injectable()
 export class CatalogService {
@@ -51,9 +49,8 @@ export class CatalogService {
   }
 
   /**
-   * Each search statement reads the catalog version with its data (`TitleSearchRepository`): the
-   * answer is kept and tagged under that version, or under none when its statements saw different
-   * catalogs (an ingest committed between them).
+   * Each search statement reads the catalog version with its data: the answer is kept under it, or under
+   * none when its statements saw different catalogs (an ingest between them).
    */
   private async readSearch(text: SearchQuery, query: SearchQueryDto): Promise<Versioned<PageItems>> {
     const result = await this.titleSearch.search(
@@ -89,10 +86,8 @@ export class CatalogService {
   }
 
   /**
-   * The answer under `key` when `cache` may serve it; a miss is read with the cache's `readMissing`.
-   * A cached answer is served only while the newest state reading (at most CATALOG_STATE_MAX_AGE_MS
-   * old, read on a timer: no query of the request's own) names the cache's version; a reading of
-   * another version empties the cache first.
+   * Serves from `cache` only while the newest state reading (on a timer, no query of the request's own)
+   * names its version; another version empties the cache first. A miss goes to `readMissing`.
    */
   private async cached<V>(cache: VersionedCache<V>, key: string): Promise<Cached<V> | undefined> {
     this.state.noteDemand();
@@ -105,12 +100,8 @@ export class CatalogService {
   }
 
   /**
-   * `cache.readMissing`, and a cache still holding an older catalog moves to the one the read found
-   * when the newest state reading names it live: after a re-ingest, answers of the new catalog are
-   * kept from the first request that reads one, not only after an old key happens to be asked again
-   * (a crawl or new searches would otherwise run uncached). A read that found a catalog other than
-   * the live one (a slow read that began before the ingest, or a replica behind) changes nothing. An
-   * empty cache takes any read's version by itself, with no state reading.
+   * After a re-ingest a cache moves to the version a read found once the state reading names it live, so
+   * new answers are kept from the first read; a read of any other version changes nothing.
    */
   private readMissing<V>(
     cache: VersionedCache<V>,

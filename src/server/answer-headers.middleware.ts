@@ -31,9 +31,8 @@ function refuseWithoutHost(res: Response, requestId: string): void {
 }
 
 /**
- * `req.secure`: on this socket, or by a trusted proxy's `X-Forwarded-Proto` (Express applies the
- * `trust proxy` setting). Without that header Express answers with the socket's own scheme, so it is
- * read directly: `req.secure` asks the trust function every time (~0.7% of a cached lookup's CPU).
+ * `req.secure` asks the trust function each time (~0.7% of a cached lookup's CPU), so without
+ * `X-Forwarded-Proto` the socket's own TLS answers directly, as Express would.
  */
 function arrivedOverHttps(req: Request): boolean {
   if (req.headers['x-forwarded-proto'] === undefined) return (req.socket as TLSSocket).encrypted === true;

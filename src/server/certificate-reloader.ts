@@ -8,13 +8,8 @@ import { type TlsCredentials, readTlsCredentials, secureContextOptions } from '.
 export const CERTIFICATE_CHECK_INTERVAL_MS = 2_000;
 
 /**
- * Keeps a TLS server's certificate in step with its files. The files are read every
- * `CERTIFICATE_CHECK_INTERVAL_MS` and compared with what is served (polling, not `fs.watch`: a
- * mounted secret is renewed by swapping a symlink, which a watch on the old file never sees); when
- * they changed and form a valid pair, `setSecureContext` makes new connections use them. Open
- * connections keep their session, so none is dropped. A pair that does not load (a half-written
- * renewal, a key for another certificate) is logged once and the served certificate stays.
- * `servedCertificate`, when given, always holds the certificate served (for metrics).
+ * Polls the certificate files (a renewed mounted secret swaps a symlink, which `fs.watch` misses);
+ * a new valid pair serves new connections, an invalid one is logged once (docs/operations.md, HTTPS).
  */
 export class CertificateReloader {
   private readonly logger = new Logger('TLS');

@@ -22,9 +22,8 @@ export interface Refusal {
 const logger = new Logger('HTTP');
 
 /**
- * The answer to a request Node refuses before routing. The contract has codes for none of 408, 414
- * and 431: they carry VALIDATION_ERROR (the client's request is at fault) with their own status. A
- * method Node does not know (`get`, `FOO`) is "a method other than GET/HEAD": 404 ROUTE_NOT_FOUND.
+ * A request Node refuses before routing: 408, 414 and 431 carry VALIDATION_ERROR with their own status
+ * (the contract has no code for them); a method Node does not know is 404 ROUTE_NOT_FOUND.
  */
 export function refusalFor(error: ClientError): Refusal {
   switch (error.code) {
@@ -43,16 +42,8 @@ export function refusalFor(error: ClientError): Refusal {
 }
 
 /**
- * The server's `clientError` hook: Node would answer a bare 400/431 with no body and no request id.
- * Where the socket is still writable, the answer is the contract's error envelope with a generated
- * X-Request-Id and the security headers every answer carries, then the connection closes. The raw
- * packet is never logged (it may hold a key).
- *
- * Each request gets exactly one answer, in order (`routed` knows the request last given to the
- * application on this connection). A failure in the body of that request gets no answer of its
- * own: the request has (or will have) the route's answer, and a second one would be read as the
- * answer to the client's next request; the connection closes once the route's answer is written.
- * A refused request pipelined behind one still being answered is refused after that answer.
+ * Node's `clientError` hook: the contract's envelope, never the raw packet in a log (it may hold a key).
+ * One answer per request, in order: a body failure after the route answered gets none (docs/operations.md).
  */
 export function answerClientError(error: ClientError, socket: Duplex, routed?: RoutedRequests): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -94,9 +85,8 @@ export function rawRefusal(refusal: Refusal, requestId: string, encrypted: boole
 }
 
 /**
- * The server's `connect` hook: Node parses CONNECT (a proxy's tunnel request) itself and, with no
- * listener, closes the connection unanswered. It is "a method other than GET/HEAD": 404
- * ROUTE_NOT_FOUND in the envelope, with the client's X-Request-Id when acceptable, then close.
+ * Node's `connect` hook: without it CONNECT closes unanswered; it gets 404 ROUTE_NOT_FOUND (a method
+ * other than GET/HEAD), then the connection closes.
  */
 export function answerConnect(request: IncomingMessage, socket: Duplex): void {
   const supplied = request.headers['x-request-id'];

@@ -8,10 +8,8 @@ const logger = new Logger('Shutdown');
 const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
- * How long /health fails while requests are still served before the listener closes. The grace
- * period is for the load balancers and node proxies that route here: they learn of a terminating
- * pod some seconds after SIGTERM and keep sending new connections meanwhile, whether or not one is
- * open now, so SIGTERM always waits it out. Ctrl-C (SIGINT) is a person at a terminal: it stops at once.
+ * SIGTERM always waits out the grace period: load balancers learn of a terminating pod seconds later
+ * and keep sending. SIGINT is a person at a terminal: it stops at once.
  */
 export function gracePeriodFor(signal: string, config: ServerConfig) {
   if (signal === 'SIGINT') return { ms: 0, reason: 'interactive stop' };
@@ -19,11 +17,8 @@ export function gracePeriodFor(signal: string, config: ServerConfig) {
 }
 
 /**
- * The rolling-deploy drain, in order: /health answers 500 at once (readiness fails) while requests
- * are still served for the grace period (`gracePeriodFor`), so endpoints drop the pod before it
- * stops listening; then the server stops accepting, idle keep-alive connections close, in-flight
- * requests finish (each answer closes its connection; after `shutdownTimeoutMs` the rest are cut),
- * then the application closes (pools, Redis) and the process exits 0.
+ * The rolling-deploy drain: readiness fails while requests are served for the grace period, then stop
+ * accepting, finish in-flight (cut after `shutdownTimeoutMs`), close. docs/operations.md, Graceful drain.
  */
 export async function drain(app: INestApplication, config: ServerConfig, signal: string): Promise<void> {
   app.get(DrainState).start();

@@ -9,10 +9,8 @@ import { RoutedRequests } from './routed-requests';
 import { type TlsCredentials, secureContextOptions } from './tls-credentials';
 
 /**
- * Fixed bounds on what one connection may cost (docs/operations.md). A request head must arrive
- * within 10 s (slowloris) and the whole request within 30 s; a socket with no traffic while a
- * request is open is closed after 40 s, above the client-side database deadline (35 s) so a slow
- * database still gets its 500 answered.
+ * Per-connection bounds (docs/operations.md): head in 10 s (slowloris), request in 30 s; an idle socket
+ * with a request open closes after 40 s, above the 35 s database deadline so its 500 is answered.
  */
 export const SERVER_TIMEOUTS = {
   headersTimeoutMs: 10_000,

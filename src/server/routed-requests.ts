@@ -8,10 +8,8 @@ export interface RoutedRequest {
 }
 
 /**
- * The request last given to the application on each connection. Routes answer without reading the
- * body, so the parser can fail on a request's body (an invalid `Transfer-Encoding`, a body that
- * never ends) after the application has answered it: that failure belongs to a request that has
- * its answer, not to a new one.
+ * The request last routed on each connection: routes answer without reading the body, so a body
+ * parse failure after the answer belongs to that request, not a new one.
  */
 export class RoutedRequests {
   private readonly bySocket = new WeakMap<Duplex, RoutedRequest>();

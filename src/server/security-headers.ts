@@ -5,11 +5,8 @@ type HeaderPair = readonly [name: string, value: string];
 export const DEFAULT_CACHE_CONTROL = 'no-store';
 
 /**
- * The headers every answer carries (OWASP REST Security Cheat Sheet), in the order they are written.
- * The API serves JSON only, so the browser-page headers (frame options, cross-origin policies, DNS
- * prefetch) say nothing and are not sent. The policy is written `default-src 'none';frame-ancestors
- * 'none'` (the CSP grammar's separator without the optional space), as Helmet, which set these
- * headers before, writes it.
+ * Every answer's headers (OWASP REST), in writing order; browser-page headers say nothing for JSON.
+ * The CSP has no optional space after `;`, as Helmet wrote it (docs/operations.md, Security headers).
  */
 export const EVERY_ANSWER_HEADERS: readonly HeaderPair[] = [
   ['Cache-Control', DEFAULT_CACHE_CONTROL],

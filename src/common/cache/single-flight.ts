@@ -1,12 +1,6 @@
 /**
- * Concurrent requests for the same missing answer share one read: the first starts it, the others
- * arriving while it runs wait for it and get its outcome (its answer or its error). A popular query
- * after a new catalog (every cache empty) or a burst for one page costs one statement, not one per
- * request, and needs one search admission, not one per request.
- *
- * A joiner may get an answer read from the catalog that was live when the read started, at most one
- * statement's duration before the joiner arrived: the same staleness a cached answer has, and still
- * wholly one catalog version.
+ * Concurrent reads of one missing answer share the first one's outcome (one statement, one search
+ * admission). A joiner's answer is at most one statement older: a cached answer's staleness.
  */
 export class SingleFlight<V> {
   private readonly inFlight = new Map<string, Promise<V>>();

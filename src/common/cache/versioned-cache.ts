@@ -63,9 +63,8 @@ interface BudgetMember {
 }
 
 /**
- * One byte bound shared by several caches (CACHE_BUDGET_MB): one least-recently-used order across
- * them, so the budget follows the traffic (a crawl over list pages may use what lookups do not use),
- * except that no cache is made to give up entries below its floor.
+ * One CACHE_BUDGET_MB across several caches in one LRU order, so the budget follows the traffic; no
+ * cache gives up entries below its floor.
  */
 export class CacheBudget {
   private readonly members: BudgetMember[] = [];
@@ -102,12 +101,8 @@ export class CacheBudget {
 }
 
 /**
- * Answers of one catalog version, bounded by bytes (a `CacheBudget` it may share with other caches),
- * least recently used evicted first. Every entry
- * belongs to the same version, so an answer from the cache is wholly that version's; moving to
- * another version empties it. Callers serve an entry only after a state read that had not finished
- * when their request arrived names the cache's version (`useVersion`), so no answer outlives a new
- * ingest.
+ * One catalog version's answers, bounded by bytes, LRU. Callers serve an entry only once a state read
+ * unfinished when the request arrived names its version (`useVersion`): no answer outlives an ingest.
  */
 export class VersionedCache<V> implements BudgetMember {
   private version: string | null = null;
@@ -193,11 +188,7 @@ export class VersionedCache<V> implements BudgetMember {
     return version !== null && version === this.version ? this.entries.get(key)?.value : undefined;
   }
 
-  /**
-   * What `read` finds for a key the cache cannot answer, kept (`store`) as it finds it. Concurrent
-   * misses of one key share one read (`SingleFlight`): a popular answer after a new catalog costs
-   * one statement, not one per request.
-   */
+  /** Concurrent misses of one key share one read (`SingleFlight`); what it finds goes to `store`. */
   readMissing(key: string, read: () => Promise<Versioned<V>>): Promise<Versioned<V>> {
     return this.reads.run(key, async () => {
       const found = await read();
@@ -207,9 +198,8 @@ export class VersionedCache<V> implements BudgetMember {
   }
 
   /**
-   * Keeps what one read found under `version`, when the admission rule lets it in, and only when
-   * that is the cache's version or the cache is empty (it then takes that version). An answer of
-   * any other version is served, not kept; so is one heavier than the whole cache.
+   * Keeps an admitted answer only under the cache's version (an empty cache takes any); answers of
+   * another version, or heavier than the whole cache, are served but not kept.
    */
   store(version: string | null, key: string, value: V): void {
     if (version === null) return;
@@ -246,15 +236,8 @@ export class VersionedCache<V> implements BudgetMember {
 }
 
 /**
- * A key is kept on its second miss, not its first: the first only puts it in a bounded set of recent
- * misses. Kept answers live long enough to reach V8's old generation, so admitting every miss would
- * turn a stream of one-off reads (a crawl over the catalog) into old-generation garbage, which grows
- * the heap and slows collection, for no hits.
- *
- * The set holds a 31-bit fingerprint of each key, not the key: its bytes do not depend on what
- * clients send (a key is client input, and the contract bounds no id's length: 20,000 ids of 12,000
- * digits would hold 240 MB). 20,000 fingerprints take about 0.5 MB. Two keys that share a
- * fingerprint only let the second in on its first miss, which costs nothing but a cache entry.
+ * Kept on a key's second miss: admitting one-off reads (a crawl) would only grow V8's old generation.
+ * Holds 31-bit fingerprints, not keys, so client-sent ids cannot grow it (docs/operations.md, Memory).
  */
 export class SecondMissAdmission implements Admission {
   private readonly missedOnce = new Set<number>();

@@ -4,19 +4,16 @@ import type { Request, Response } from 'express';
 import type { Versioned } from './versioned';
 
 /**
- * The strong validator of an answer: the catalog version its data was read from and the request
- * target (path and query exactly as sent). Equal tags mean equal `data` and equal `meta` apart from
- * `request_id`, which names the exchange, not the representation (docs/api.md). No body is hashed.
- * One-shot `hash`: a third of the cost of a `createHash` object for these few bytes, same digest.
+ * Strong tag of catalog version and target as sent, no body hashed (`request_id` is not part of the
+ * representation, docs/api.md). One-shot `hash`: a third of a `createHash` object's cost.
  */
 export function entityTag(version: string, target: string): string {
   return `"${hash('sha256', `${version}\0${target}`, 'base64url').slice(0, 27)}"`;
 }
 
 /**
- * The tags of the targets answered last, so a cached answer's tag is hashed once per catalog
- * version, not per request. Bounded: emptied when full (a crawl then hashes as before), and a long
- * target (a long search) is hashed each time, so the memo holds at most about 3 MB.
+ * Recent targets' tags, so a cached answer's tag is hashed once per version. Emptied when full, long
+ * targets not held: at most about 3 MB (docs/operations.md, Memory).
  */
 const heldTags = new Map<string, { version: string; tag: string }>();
 const HELD_TAGS = 10_000;
@@ -33,14 +30,8 @@ function heldEntityTag(version: string, target: string): string {
 }
 
 /**
- * Conditional GET and HEAD for one request. A handler ends with `return reply.json(read, body)`
- * once its data has been read, so refused, invalid and failed requests carry no ETag and are never
- * answered 304. It sets the ETag; Express decides freshness (`If-None-Match`, including lists, weak
- * comparison and `*`) when the answer is sent and then answers 304 with no body. A fresh request
- * gets no body, so a 304 builds and serializes nothing.
- *
- * A parameter rather than an interceptor: Nest runs every interceptor through RxJS and binds each
- * step to an AsyncResource, which cost a cached lookup about a quarter of its CPU (bench/RESULTS.md).
+ * Handlers end with `reply.json(read, body)`, so only read data gets an ETag; Express decides the 304. Not
+ * an interceptor: Nest's RxJS and AsyncResource steps cost a quarter of a lookup's CPU (bench/RESULTS.md).
  */
 export class ConditionalReply {
   constructor(

@@ -1,10 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 
 /**
- * The contexts of Nest's own start-up lines: one per module ("… dependencies initialized"), one per
- * controller and route ("Mapped {/v1/search, GET} route"), and the start and started lines. About
- * thirty lines an operator does not act on; at info they bury the one line that says where the
- * service listens.
+ * Nest's start-up contexts (module init, route mapping, start): about thirty lines no operator acts on,
+ * which at info bury the line saying where the service listens.
  */
 const FRAMEWORK_START_CONTEXTS = new Set([
   'NestFactory',

@@ -10,10 +10,8 @@ function anyEncoding(char: string): string {
 }
 
 /**
- * Text shaped like an API key of this service in any encoding a client can send: the prefix
- * `mov_live_` in any case, each character as is or percent-escaped (in either case, escaped once or
- * more), then the secret's characters or escapes. Matched on the text as written, so no decoding
- * step can be skipped; everything from the prefix to the end of the run is redacted.
+ * Key-shaped text in any client encoding: `mov_live_` in any case, each character raw or percent-escaped
+ * (any times over). Matched as written, so no decoding step is skipped; redacted to the run's end.
  */
 const KEY_TEXT = new RegExp(
   `${[...KEY_PREFIX].map(anyEncoding).join('')}(?:[A-Za-z0-9_-]|%(?:25)*[0-9A-Fa-f]{2})*`,

@@ -6,9 +6,8 @@ const CREDENTIAL_PARAMETER =
 export { REDACTED };
 
 /**
- * The URL as it may be logged: values of credential-like query parameters and anything shaped like
- * an API key are replaced, so a key sent in the wrong place (`?api_key=mov_live_…`) never reaches a
- * log, however it is escaped (`redactKeys`). The rest of the URL stays as received, for debugging.
+ * The URL as logged: credential-like query values and key-shaped text (any escaping) are replaced; the
+ * rest stays as received, for debugging.
  */
 export function redactUrl(url: string): string {
   const queryStart = url.indexOf('?');
