@@ -7,23 +7,13 @@ import { ApiKeyService, type StoredKey } from './api-key.service';
 import { KEY_CHANGE_OVERLAP_S, type KeysMarker, KeysMarkers, sameKeysMarker } from './keys-marker';
 
 /**
- * Where the catalog-state reads run on the primary (no read replicas), each brings the keys' marker
- * (`KeysMarkers`: every CATALOG_STATE_POLL_MS without a live change feed, every
- * CATALOG_STATE_IDLE_POLL_MS while the process is idle) and the keys are re-read only when it moved:
- * a disable made by another process is refused everywhere within about one state poll plus two
- * reads. Where no marker has ever come (read replicas serve the state reads) and no change feed is
- * live, the directory re-reads on its own this often: a disable is then refused within about this
- * long (the contract allows 10 s). A new key does not wait for either: an unknown key triggers a
- * re-read (KEY_MISS_REREAD_INTERVAL_MS).
+ * Own re-read interval where no keys' marker ever came (replicas serve state reads) and no feed is
+ * live: a disable is refused within about this long (contract: 10 s). docs/limits.md, Keys.
  */
 export const KEY_REFRESH_INTERVAL_MS = 2_000;
 /**
- * With a live change feed, a key change is announced at its commit and re-read at once, and the
- * state's safety-net read (every 5 s, on the feed's session) brings the keys' marker; without one,
- * the state polls bring it (at least every 5 s). The directory re-reads on its own only when no
- * marker came for this long: a safety net for a session that died silently or for failing state
- * reads (a disable is then refused within this long plus one read and one refresh tick, inside the
- * contract's 10 s).
+ * Re-read on its own when no marker came for this long (a silently dead session, failing state reads):
+ * a disable is then refused within this plus a read and a tick, inside the contract's 10 s.
  */
 export const KEY_SAFETY_NET_MS = 7_000;
 /** How often the directory checks whether a refresh is due (no statement unless one is). */
@@ -31,21 +21,16 @@ const REFRESH_TICK_MS = 1_000;
 /** Deletions and changes made outside `updated_at` are picked up by a full reload this often. */
 const FULL_RELOAD_INTERVAL_MS = 60_000;
 /**
- * A well-formed key this replica does not know waits for a re-read of the recent changes, so a key
- * another process (the CLI) has just created works on its first request. Re-reads start at most
- * this often, whatever the number of unknown keys: a flood of forged keys costs at most
- * 1000 / KEY_MISS_REREAD_INTERVAL_MS statements a second, shared by all of them.
+ * An unknown well-formed key waits for a re-read (a key the CLI just created works at once); re-reads
+ * start at most this often, so forged keys cost at most 1000 / this statements a second.
  */
 export const KEY_MISS_REREAD_INTERVAL_MS = 50;
 /** An unknown key waits at most this long for the re-read: a slow database does not hold its 401. */
 const KEY_MISS_WAIT_MS = 250;
 
 /**
- * Every stored key (hash → policy and disabled flag), held by every replica and kept current by
- * change notices (a re-read at once; `ChangeFeed`) or, without a live feed, by polling:
- * authenticating a known key costs no query; a malformed one costs none either, and well-formed
- * unknown ones share one re-read per KEY_MISS_REREAD_INTERVAL_MS at most, however many arrive. A
- * flood of distinct keys evicts nothing.
+ * Every stored key by hash on every replica, kept current by change notices or polling: a known or
+ * malformed key costs no query; unknown ones share throttled re-reads (docs/limits.md, Keys).
  */
 @Injectable()
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
@@ -158,10 +143,8 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Resolves after a re-read that started after this call (so it sees a key committed before the
-   * request arrived), or after KEY_MISS_WAIT_MS. Misses share re-reads: one waits to start (at
-   * least KEY_MISS_REREAD_INTERVAL_MS after the previous one started, and after it finished) and
-   * every miss until it starts joins it; at most one runs at a time.
+   * Resolves after a re-read that started after this call (it sees keys committed before the request),
+   * or after KEY_MISS_WAIT_MS; misses join the next re-read, one running at a time.
    */
   private async awaitMissReread(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -194,9 +177,8 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Puts every key changed since the last good read (plus the overlap), on the database clock. It
-   * starts after the newest marker was read, so the keys then match it, unless its count says a key
-   * was deleted (or one was missed): then everything is reloaded.
+   * Every key changed since the last good read (plus the overlap), on the database clock; everything is
+   * reloaded when the count says a key was deleted or missed.
    */
   private async readRecentChanges(): Promise<void> {
     const startedAt = Date.now();

@@ -5,10 +5,8 @@ import { ApiKeyService } from './api-key.service';
 export const DEVELOPMENT_KEY_POLICY = { name: 'development', rpm: 600, monthlyQuota: 1_000_000 };
 
 /**
- * First run of the embedded database: with no keys at all, create one and print it once, so a new
- * user can call the API right away. Never with DATABASE_URL: production keys come from operators.
- * Called once the server listens, so a start that fails (a port in use) neither prints a key nor
- * creates one nobody saw.
+ * Embedded database's first run with no keys: create one and print it once (never with DATABASE_URL).
+ * Runs once the server listens, so a failed start neither prints nor creates a key nobody saw.
  */
 @Injectable()
 export class DevelopmentKeyBootstrap {

@@ -1,17 +1,14 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * A re-read of the recently changed keys covers this much more than the time since the last good
- * one, on the database clock: `updated_at` is its transaction's start, so a change that commits late
- * still falls inside. The keys' marker watches the same stretch.
+ * Re-reads cover this much beyond the last good one: `updated_at` is its transaction's start, so a late
+ * commit still falls inside. The marker watches the same stretch.
  */
 export const KEY_CHANGE_OVERLAP_S = 10;
 
 /**
- * What the API keys table holds, in two numbers that move with every committed change: how many
- * keys there are (a deletion), and a digest of the keys changed within the last
- * KEY_CHANGE_OVERLAP_S (a creation, a disable, an enable). Not max(updated_at): a change that
- * commits after a later one started has the older `updated_at` and would not move it.
+ * Key count (deletions) and a digest of keys changed within KEY_CHANGE_OVERLAP_S. Not max(updated_at):
+ * a change committing after a later one started has the older stamp and would not move it.
  */
 export interface KeysMarker {
   count: number;
@@ -35,9 +32,8 @@ export function sameKeysMarker(a: KeysMarker | null, b: KeysMarker | null): bool
 export type KeysMarkerListener = (marker: KeysMarker, sentAt: number) => void;
 
 /**
- * Where the keys' marker goes once read: the catalog-state poll reads it in its own statement when
- * that statement runs on the primary (one transaction a poll for both), and the key directory
- * listens, re-reading keys only when it moved.
+ * Where the keys' marker goes once read: the primary's state poll reads it in its own statement, and
+ * the key directory re-reads keys only when it moved.
  */
 @Injectable()
 export class KeysMarkers {

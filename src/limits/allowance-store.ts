@@ -16,9 +16,8 @@ export interface Reservation {
 export type WindowState = Pick<Reservation, 'total' | 'msLeft' | 'window'>;
 
 /**
- * A window another store has been counting (the minute moving between Redis and PostgreSQL): what
- * it had reserved and how long it still runs. The store counts at least `total` in its own window,
- * and a window it starts for it ends when the carried one does.
+ * A window another store counted (the minute moving between Redis and PostgreSQL): the store counts at
+ * least `total` in its own window, and a window it starts for it ends when this one does.
  */
 export type CarriedWindow = Pick<Reservation, 'total' | 'msLeft'>;
 

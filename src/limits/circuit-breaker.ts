@@ -2,9 +2,8 @@
 const PROBE_INTERVAL_MS = 250;
 
 /**
- * Whether a dependency is worth waiting for. The first failure opens the circuit: callers stop
- * using the dependency at once, and a probe runs in the background (one at a time, every 250 ms)
- * until one succeeds, which closes it.
+ * The first failure opens the circuit (callers skip the dependency at once); one background probe
+ * every 250 ms closes it on success.
  */
 export class CircuitBreaker {
   private opened = false;

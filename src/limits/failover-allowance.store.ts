@@ -13,14 +13,8 @@ interface LastWindow {
 }
 
 /**
- * The minute's counter in Redis, with PostgreSQL (`fallback`) behind it. The first failed Redis
- * command opens a circuit: requests then reserve from the fallback at once instead of waiting for
- * Redis's timeout, while a background ping finds when Redis answers again (then Redis counts again).
- *
- * When a key's counting moves from one store to the other, its window moves with it: the new store
- * counts at least what this replica last saw reserved in the old one, in a window that ends when the
- * old one does. So a Redis failure, the fallback and a Redis restarted empty do not start the key's
- * minute over (docs/limits.md has the bound).
+ * The minute's counter in Redis, PostgreSQL behind it: the first failed command opens the circuit. A
+ * key's window moves with it between stores, so no failover restarts its minute (docs/limits.md).
  */
 export class FailoverAllowanceStore implements AllowanceStore {
   private readonly logger = new Logger('Limits');

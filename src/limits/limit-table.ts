@@ -57,9 +57,8 @@ export interface LimitRow {
 export type LimitTable = readonly LimitRow[];
 
 /**
- * The limits, in the contract's order of checks: the guard stops at the first refusal, so a request
- * refused by the minute never reaches the month, and one refused by the month was counted in the
- * minute. A new limit is one row here plus the migration that creates its counter table.
+ * The limits in the contract's order of checks: the guard stops at the first refusal. A new limit is
+ * one row here plus the migration creating its counter table (docs/limits.md, The limit table).
  */
 export const LIMITS: LimitTable = [
   {

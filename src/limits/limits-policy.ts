@@ -1,16 +1,6 @@
 /**
- * How a replica reserves allowance from the shared counters (docs/limits.md, "reserved blocks"):
- * block sizes, reserving ahead, and when idle or exhausted windows are asked again. What the limits
- * are is the limit table (limit-table.ts); this is only how they are counted.
- *
- * Each replica reserves a block of a window's allowance in one atomic statement and spends it in
- * memory. A block is sized to last `targetBlockMs` at the rate the key spent its last one, so a busy
- * key costs each counter about one statement every 4 s whatever its rate (the database
- * sees work per second, not per request), and a burst reaches that size in four or five
- * reservations instead of doubling up from one request. Blocks never exceed `maxBlock` (a crash
- * costs a key at most one unused block), and never more than `shareOfRemaining` of what is left in
- * the window, so they shrink to single requests near the limit and every replica with demand still
- * gets its turn.
+ * How replicas reserve blocks of the shared counters; the limits themselves are limit-table.ts.
+ * Block sizing (targetBlockMs, maxBlock, shareOfRemaining) and its reasons: docs/limits.md, reserved blocks.
  */
 export const RESERVATION = {
   maxBlock: 20_000,

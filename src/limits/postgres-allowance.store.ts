@@ -5,12 +5,8 @@ import type { AllowanceStore, CarriedWindow, Reservation, WindowState } from './
 type CounterTable = string;
 
 /**
- * One statement, atomic under the row lock of the upsert: restart the window if it has ended, then
- * grant min(want, limit − reserved). Every expression in SET reads the row as it was, so `last_grant`
- * is exactly what this call added. The database clock decides windows for every replica.
- *
- * A carried window ($5 reserved, $6 ms left; 0 and 0 when none) raises what the window counts as
- * reserved to at least $5, and a window started for it ends with it.
+ * One atomic upsert on the database clock: restart an ended window, grant min(want, limit − reserved);
+ * SET reads the old row, so `last_grant` is this call's. A carried window ($5, $6) counts at least $5.
  */
 const reserveSql = (table: CounterTable) => {
   const base = `CASE WHEN c.expires_at <= now() THEN $5::bigint ELSE GREATEST(c.reserved, $5::bigint) END`;

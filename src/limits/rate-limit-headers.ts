@@ -15,9 +15,8 @@ export const RATE_LIMIT_HEADERS = {
 export const RATE_LIMIT_FIELDS = { policy: 'RateLimit-Policy', current: 'RateLimit' } as const;
 
 /**
- * The contract's headers once a key is authenticated: its per-minute policy, and the policy minus 1
- * (best effort, as the contract fixes it); a refusal overwrites Remaining with 0. Built once per
- * policy (a key's policy object lives as long as the directory holds it), shared and frozen.
+ * The contract's headers for an authenticated key: its minute policy and the policy minus 1 (best
+ * effort, as the contract fixes it). Built once per policy object, shared and frozen.
  */
 export function admittedHeaders(key: KeyPolicy): Readonly<Record<string, string>> {
   let headers = admittedByPolicy.get(key);
@@ -42,11 +41,8 @@ export function refusedHeaders(limit: LimitRow, now: number): Record<string, str
 }
 
 /**
- * The IETF fields (structured-field syntax), one item per limit in the table's order:
- * `RateLimit-Policy: "minute";q=120;w=60, "month";q=50000;w=2592000` and
- * `RateLimit: "minute";r=119;t=42, "month";r=49000;t=697000`. `w` of the month is the current month's
- * length; `t` is the seconds until the window resets (a window not open yet: its full length).
- * `usages` follows `limits`, item for item.
+ * IETF structured fields, one item per limit in table order (`"minute";q=120;w=60, ...`): the month's `w`
+ * is this month's length, `t` the seconds to reset (unopened: full length); `usages` matches `limits`.
  */
 export function rateLimitFields(
   limits: LimitTable,

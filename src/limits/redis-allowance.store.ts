@@ -8,9 +8,8 @@ const RECONNECT_MAX_DELAY_MS = 250;
 const KEY_PREFIX = 'catalog-api:limits:';
 
 /**
- * The same step as the PostgreSQL store, on the Redis server's clock: a hash {window, reserved} that
- * expires with its window. ARGV: want, limit, ttl ms, carried reserved, carried ms left (0 and 0
- * when nothing is carried). Returns [granted, total, window, ms left].
+ * The PostgreSQL store's step on Redis's clock (a hash {window, reserved} expiring with it). ARGV: want,
+ * limit, ttl ms, carried reserved, carried ms left (0, 0: none); returns [granted, total, window, ms left].
  */
 const RESERVE_SCRIPT = `
   local window = redis.call('HGET', KEYS[1], 'window')

@@ -35,11 +35,8 @@ interface Allowance {
 const SWEEP_INTERVAL_MS = 1_000;
 
 /**
- * The ThrottlerStorage behind every named throttler. Each throttler (a limit of the table) has its
- * own shared store (a volatile one for the minute, a durable one for the month); this class spends blocks reserved
- * from them in memory, so most requests cost no round trip. Counting stays exact across replicas:
- * the stores never grant more than the limit in a window, and a request is accepted only against a
- * granted block. Concurrent requests for the same counter share one reservation at a time.
+ * The throttlers' storage: spends blocks reserved from each limit's shared store in memory, exact
+ * across replicas, one reservation per counter at a time (docs/limits.md, reserved blocks).
  */
 export class ReplicaAllowances implements ThrottlerStorage, OnModuleDestroy {
   private readonly logger = new Logger('Limits');
