@@ -122,6 +122,13 @@ describe('SearchAdmission', () => {
     expect(ask(admission, 1).refusals).toEqual([REFUSAL]);
   });
 
+  it('serves a burst of quick searches soon after one slow cold search', async () => {
+    const admission = admissionOf(4);
+    await measure(admission, 300);
+    for (let i = 0; i < 5; i++) await measure(admission, 5);
+    expect(ask(admission, 64).refusals).toEqual([]);
+  });
+
   it('starts a waiting search whose turn still leaves time to answer it within the bound', async () => {
     const admission = admissionOf(1);
     await measure(admission, 10);

@@ -9,9 +9,12 @@ import { ApiError } from '../../common/errors/api-error';
 export const MAX_SEARCH_ANSWER_MS = 1_000;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
-/** Asymmetric weights: a slow search raises the average fast, quick ones lower it slowly. */
+/**
+ * A slow search raises the average fast, quick ones lower it a little slower: one cold statement at a
+ * replica's start must not leave a burst of quick searches refused for dozens of answers.
+ */
 const SLOWER_WEIGHT = 0.5;
-const FASTER_WEIGHT = 0.05;
+const FASTER_WEIGHT = 0.3;
 /** At most one warning per this long counts the searches refused. */
 export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
