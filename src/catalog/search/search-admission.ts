@@ -37,7 +37,8 @@ interface WaitingSearch {
 
 /**
  * At most `concurrency` searches run, the rest wait in order; one that could not be answered within
- * `maxAnswerMs` is refused (500, logged as a count). See docs/search.md, Search admission.
+ * `maxAnswerMs` is refused on arrival, one still waiting after it too (500, logged as a count).
+ * See docs/search.md, Search admission.
  */
 export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');
@@ -112,10 +113,10 @@ export class SearchAdmission {
     };
   }
 
-  /** Refuses the waiting searches that could no longer be answered within the bound (the oldest first). */
+  /** Refuses the waiting searches that could not start within the bound (the oldest first). */
   private refuseOverdue(): void {
-    const latestArrival = this.clock() - (this.maxAnswerMs - this.averageDurationMs);
-    while (this.waiting.length > 0 && this.waiting[0].arrivedAt < latestArrival) {
+    const latestArrival = this.clock() - this.maxAnswerMs;
+    while (this.waiting.length > 0 && this.waiting[0].arrivedAt <= latestArrival) {
       this.waiting.shift()!.refuse(this.refusal());
     }
   }
