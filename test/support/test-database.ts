@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import type { DatabaseConfig } from '../../src/config/app-config';
+import { copyEmbeddedTemplate, embeddedTemplate, removeDataDir } from './embedded-template';
 
 /**
  * Which engine the e2e suites run on: TEST_DATABASE=postgres (a throwaway database per test file on
- * the server at TEST_POSTGRES_URL) or TEST_DATABASE=embedded (an in-memory PGlite).
+ * the server at TEST_POSTGRES_URL) or TEST_DATABASE=embedded (PGlite in a throwaway DATA_DIR, copied
+ * from the run's migrated template: see embedded-template.ts).
  */
 export const TEST_ENGINE: 'postgres' | 'embedded' =
   process.env.TEST_DATABASE === 'embedded' ? 'embedded' : 'postgres';
@@ -18,7 +20,11 @@ export interface TestDatabase {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_ENGINE === 'embedded') {
-    return { config: { kind: 'embedded', dataDir: 'memory://' }, drop: async () => undefined };
+    const template = embeddedTemplate();
+    if (template === undefined)
+      throw new Error("No embedded template: run the e2e files through Jest's e2e project");
+    const dataDir = copyEmbeddedTemplate(template);
+    return { config: { kind: 'embedded', dataDir }, drop: async () => removeDataDir(dataDir) };
   }
   // Only databases this helper names are created and dropped; nothing else on the server is touched.
   const name = `catalog_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
