@@ -1,8 +1,6 @@
-import { embeddedTemplate, rememberEmbeddedTemplate, removeDataDir } from './embedded-template';
+import { embeddedTemplate, removeDataDir } from './embedded-template';
 
 export default function removeEmbeddedTemplate(): void {
   const template = embeddedTemplate();
-  if (template === undefined) return;
-  removeDataDir(template);
-  rememberEmbeddedTemplate(undefined);
+  if (template !== undefined) removeDataDir(template);
 }

@@ -13,9 +13,8 @@ export function embeddedTemplate(): string | undefined {
   return process.env[TEMPLATE_VARIABLE] || undefined;
 }
 
-export function rememberEmbeddedTemplate(dataDir: string | undefined): void {
-  if (dataDir === undefined) delete process.env[TEMPLATE_VARIABLE];
-  else process.env[TEMPLATE_VARIABLE] = dataDir;
+export function rememberEmbeddedTemplate(dataDir: string): void {
+  process.env[TEMPLATE_VARIABLE] = dataDir;
 }
 
 /** A new DATA_DIR holding a copy of the template's database; the caller removes it. */
