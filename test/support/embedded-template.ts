@@ -1,6 +1,7 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedEmbeddedDatabase } from '../../src/startup/embedded-seed';
 
 /**
  * The migrated, empty embedded database every e2e file's own database is copied from (set by the
@@ -17,10 +18,14 @@ export function rememberEmbeddedTemplate(dataDir: string): void {
   process.env[TEMPLATE_VARIABLE] = dataDir;
 }
 
-/** A new DATA_DIR holding a copy of the template's database; the caller removes it. */
+/** A new DATA_DIR holding a copy of the template's database (copied as the server's seed is); the caller removes it. */
 export function copyEmbeddedTemplate(template: string): string {
   const dataDir = mkdtempSync(join(tmpdir(), 'catalog-e2e-'));
-  cpSync(join(template, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+  const pgliteDir = join(dataDir, 'pglite');
+  mkdirSync(pgliteDir);
+  if (!seedEmbeddedDatabase(pgliteDir, join(template, 'pglite'))) {
+    throw new Error(`The embedded template in ${template} holds no database`);
+  }
   return dataDir;
 }
 
