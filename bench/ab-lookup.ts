@@ -195,6 +195,25 @@ async function main(): Promise<void> {
       ),
       ...floors.map((floor) => [`${floor} ÷ bare`, versus(floor, 'bare')]),
     ]),
+    /** Each route's CPU per request ÷ the framework's floor's (the last of `--floors`): the median per-round ratio. */
+    versusFloor: Object.fromEntries(
+      floors.length === 0
+        ? []
+        : checkouts.flatMap(({ label }) =>
+            routes.map((route) => {
+              const run = runLabel(label, route);
+              const floor = floors[floors.length - 1];
+              return [
+                `${run} ÷ ${floor}`,
+                round3(
+                  median(
+                    rounds.map((i) => of(run, i).cpuMicrosPerRequest / of(floor, i).cpuMicrosPerRequest),
+                  ),
+                ),
+              ];
+            }),
+          ),
+    ),
     /** The repeated search ÷ cached lookup (a goal of the hot path), per checkout (with `--routes lookup,search`). */
     searchVersusLookup: Object.fromEntries(
       routes.includes('lookup') && routes.includes('search')

@@ -1,14 +1,16 @@
 /**
  * The cached routes the A/B and profile tools load: `lookup`, one hot title by id (the one
- * `bench/admission.ts`'s `full` asks), and `search`, one repeated search (its `search-repeat`).
- * Each is answered from its cache from the second ask on.
+ * `bench/admission.ts`'s `full` asks), `search`, one repeated search (its `search-repeat`), and
+ * `list`, the first page of movies (its `movies`). Each is answered from its cache from the second
+ * ask on.
  */
 import { Client } from 'pg';
 
-export const CACHED_ROUTES = ['lookup', 'search'] as const;
+export const CACHED_ROUTES = ['lookup', 'search', 'list'] as const;
 export type CachedRoute = (typeof CACHED_ROUTES)[number];
 
 export const REPEATED_SEARCH_PATH = '/v1/search?q=love';
+export const LIST_PAGE_PATH = '/v1/movies';
 
 export function cachedRoutes(list: string): CachedRoute[] {
   const routes = list.split(',');
@@ -28,7 +30,7 @@ export async function cachedRoutePaths(databaseUrl: string): Promise<Record<Cach
         'SELECT imdb_id FROM titles ORDER BY id OFFSET LEAST(500000, (SELECT count(*) / 2 FROM titles)) LIMIT 1',
       )
     ).rows;
-    return { lookup: `/v1/titles/${imdbId}`, search: REPEATED_SEARCH_PATH };
+    return { lookup: `/v1/titles/${imdbId}`, search: REPEATED_SEARCH_PATH, list: LIST_PAGE_PATH };
   } finally {
     await db.end();
   }

@@ -3,17 +3,17 @@
  * CACHE_BUDGET_MB, or the variable) with titles and 20-title pages read from a loaded catalog
  * (BENCH_DATABASE_URL) until each cache evicts, one cache at a time (each may fill the whole shared
  * budget), and prints, per cache, its entries, the bytes it counts and the memory it holds (the heap,
- * and the byte arrays outside it that pages are kept in), each reading after a full garbage collection.
+ * and the byte arrays outside it that answers are kept in), each reading after a full garbage collection.
  *   node --expose-gc -r ts-node/register/transpile-only bench/cache-memory.ts
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { CatalogCaches, type PageItems, listCacheKey } from '../src/catalog/catalog-caches';
+import { CatalogCaches, listCacheKey } from '../src/catalog/catalog-caches';
 import { titleSelectSql } from '../src/catalog/title-columns';
 import type { TitleRow } from '../src/catalog/title-columns';
 import { serializeTitleJson } from '../src/catalog/title.serializer';
 import { loadConfig } from '../src/config/app-config';
-import { jsonArrayBytes } from '../src/common/envelope';
+import { EnvelopeBytes, pageMeta } from '../src/common/envelope';
 
 const PAGE_SIZE = 20;
 
@@ -51,28 +51,28 @@ async function main(): Promise<void> {
   let before = await heap();
   for (let i = 0; i < rows.length; i++) {
     // Kept on the second miss, as a lookup's title is; a copy, as each lookup serializes its own.
-    caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
-    caches.titles.store('v', rows[i].imdb_id, serializeTitleJson(rows[i]));
+    caches.titles.store('v', rows[i].imdb_id, EnvelopeBytes.item(serializeTitleJson(rows[i])));
+    caches.titles.store('v', rows[i].imdb_id, EnvelopeBytes.item(serializeTitleJson(rows[i])));
   }
   report.titles = measure(caches.titles, (await heap()) - before);
 
-  const pages: PageItems[] = [];
-  for (let start = 0; start + PAGE_SIZE <= texts.length; start += PAGE_SIZE) {
-    pages.push({ items: jsonArrayBytes(texts.slice(start, start + PAGE_SIZE)), total: rows.length });
-  }
+  const pages = Math.floor(texts.length / PAGE_SIZE);
+  const page = (i: number) =>
+    EnvelopeBytes.page(
+      texts.slice(i * PAGE_SIZE, (i + 1) * PAGE_SIZE),
+      pageMeta({ page: i + 1, perPage: PAGE_SIZE, total: rows.length }),
+    );
   caches = new CatalogCaches({ cacheBudgetBytes });
   before = await heap();
-  pages.forEach((page, i) =>
-    caches.searches.store('v', `q${i}`, { ...page, items: new Uint8Array(page.items) }),
-  );
+  for (let i = 0; i < pages; i++) caches.searches.store('v', `q${i}`, page(i));
   report.searches = measure(caches.searches, (await heap()) - before);
   caches = new CatalogCaches({ cacheBudgetBytes });
   before = await heap();
-  pages.forEach((page, i) => {
+  for (let i = 0; i < pages; i++) {
     const key = listCacheKey('movies', i + 1, PAGE_SIZE);
-    caches.lists.store('v', key, { ...page, items: new Uint8Array(page.items) });
-    caches.lists.store('v', key, { ...page, items: new Uint8Array(page.items) });
-  });
+    caches.lists.store('v', key, page(i));
+    caches.lists.store('v', key, page(i));
+  }
   report.lists = measure(caches.lists, (await heap()) - before);
   console.log(JSON.stringify(report));
 }

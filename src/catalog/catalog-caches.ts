@@ -6,15 +6,9 @@ import {
   SecondMissAdmission,
   VersionedCache,
   bytesWeight,
-  textWeight,
 } from '../common/cache/versioned-cache';
+import type { EnvelopeBytes } from '../common/envelope';
 import type { TypeFamily } from './title.repository';
-
-/** A page's titles as the UTF-8 bytes of one JSON array text, and the size of the whole result. */
-export interface PageItems {
-  items: Uint8Array;
-  total: number;
-}
 
 /**
  * What each cache keeps of the one budget (CACHE_BUDGET_MB) whatever the others want; the other half
@@ -38,25 +32,29 @@ export interface CacheSize {
   readonly misses: number;
 }
 
-const pageWeight = (key: string, page: PageItems) => bytesWeight(key, page.items);
-
 /**
- * Three caches sharing one byte budget above their floors (`CACHE_FLOORS`): titles and list pages kept
- * on their second ask (crawls are one-off), searches on their first (docs/search.md).
+ * Three caches of whole answers but their request ids (`EnvelopeBytes`; a title's is null when the
+ * catalog has none) sharing one byte budget above their floors (`CACHE_FLOORS`): titles and list
+ * pages kept on their second ask (crawls are one-off), searches on their first (docs/search.md).
  */
 @Injectable()
 export class CatalogCaches {
-  readonly titles: VersionedCache<string | null>;
-  readonly searches: VersionedCache<PageItems>;
-  readonly lists: VersionedCache<PageItems>;
+  readonly titles: VersionedCache<EnvelopeBytes | null>;
+  readonly searches: VersionedCache<EnvelopeBytes>;
+  readonly lists: VersionedCache<EnvelopeBytes>;
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'cacheBudgetBytes'>) {
     const budget = new CacheBudget(config.cacheBudgetBytes);
     const floor = (name: CacheName) => Math.floor(config.cacheBudgetBytes * CACHE_FLOORS[name]);
     const remembered = () => new SecondMissAdmission(REMEMBERED_MISSES);
-    this.titles = new VersionedCache(budget, textWeight, remembered(), floor('titles'));
-    this.searches = new VersionedCache(budget, pageWeight, ADMIT_ALL, floor('searches'));
-    this.lists = new VersionedCache(budget, pageWeight, remembered(), floor('lists'));
+    this.titles = new VersionedCache<EnvelopeBytes | null>(
+      budget,
+      bytesWeight,
+      remembered(),
+      floor('titles'),
+    );
+    this.searches = new VersionedCache<EnvelopeBytes>(budget, bytesWeight, ADMIT_ALL, floor('searches'));
+    this.lists = new VersionedCache<EnvelopeBytes>(budget, bytesWeight, remembered(), floor('lists'));
   }
 
   /** Each cache by name, for metrics. */

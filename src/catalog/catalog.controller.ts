@@ -2,16 +2,7 @@ import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { TITLE_PAGE_LINKS } from '../openapi/api-responses.decorator';
 import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
-import {
-  Conditional,
-  type ConditionalReply,
-  Metered,
-  NoQueryDto,
-  RequestId,
-  ValidatedQuery,
-  itemEnvelopeJson,
-  pageEnvelopeBytes,
-} from '../route-kit';
+import { Conditional, type ConditionalReply, Metered, NoQueryDto, ValidatedQuery } from '../route-kit';
 import { CatalogService } from './catalog.service';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
@@ -40,10 +31,9 @@ export class CatalogController {
   })
   async search(
     @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
-    @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.search(query), (page) => pageEnvelopeBytes(page, requestId));
+    return reply.envelope(await this.catalog.search(query));
   }
 
   @Get('titles/:imdb_id')
@@ -64,10 +54,9 @@ export class CatalogController {
   async getTitle(
     @Param('imdb_id', ImdbIdPipe) imdbId: string,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
-    @RequestId() requestId: string,
     @Conditional() reply: ConditionalReply,
   ) {
-    return reply.json(await this.catalog.getByImdbId(imdbId), (title) => itemEnvelopeJson(title, requestId));
+    return reply.envelope(await this.catalog.getByImdbId(imdbId));
   }
 
   @Get('movies')
@@ -77,12 +66,8 @@ export class CatalogController {
   })
   @ApiQuery({ type: PageQueryDto })
   @Metered.ok(TitlePageDto, 'A page of movies', { conditional: true, links: TITLE_PAGE_LINKS })
-  async movies(
-    @ValidatedQuery(PageQueryDto) query: PageQueryDto,
-    @RequestId() requestId: string,
-    @Conditional() reply: ConditionalReply,
-  ) {
-    return reply.json(await this.catalog.list('movies', query), (page) => pageEnvelopeBytes(page, requestId));
+  async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @Conditional() reply: ConditionalReply) {
+    return reply.envelope(await this.catalog.list('movies', query));
   }
 
   @Get('series')
@@ -93,11 +78,7 @@ export class CatalogController {
   })
   @ApiQuery({ type: PageQueryDto })
   @Metered.ok(TitlePageDto, 'A page of series', { conditional: true, links: TITLE_PAGE_LINKS })
-  async series(
-    @ValidatedQuery(PageQueryDto) query: PageQueryDto,
-    @RequestId() requestId: string,
-    @Conditional() reply: ConditionalReply,
-  ) {
-    return reply.json(await this.catalog.list('series', query), (page) => pageEnvelopeBytes(page, requestId));
+  async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @Conditional() reply: ConditionalReply) {
+    return reply.envelope(await this.catalog.list('series', query));
   }
 }

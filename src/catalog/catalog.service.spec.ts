@@ -1,5 +1,5 @@
 import type { Versioned } from '../common/conditional/versioned';
-import type { PageJson } from '../common/envelope';
+import { EnvelopeBytes } from '../common/envelope';
 import { CatalogCaches } from './catalog-caches';
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
@@ -12,20 +12,28 @@ import type { TitleRepository } from './title.repository';
 const row = (imdbId: string, title: string) =>
   ({ id: 1, imdb_id: imdbId, type: 'movie', title, rating_average: 0, rating_votes: 0 }) as TitleRow;
 
-/** A title answer with its JSON text parsed. */
-const title = async (answer: Promise<Versioned<string>>) => {
+type Envelope = { data: Array<Record<string, unknown>>; meta: Record<string, unknown> };
+
+/** An envelope's JSON, parsed, with a request id written in. */
+const parse = (envelope: EnvelopeBytes): Envelope =>
+  JSON.parse(Buffer.from(envelope.withRequestId('r')).toString('utf8'));
+
+/** A title answer: its one item, parsed. */
+const title = async (answer: Promise<Versioned<EnvelopeBytes>>) => {
   const { version, value } = await answer;
-  return { version, value: JSON.parse(value) as Record<string, unknown> };
+  const { data, meta } = parse(value);
+  expect(meta).toEqual({ request_id: 'r' });
+  return { version, value: data[0] };
 };
 
-/** The JSON that UTF-8 bytes hold, parsed. */
-const parseUtf8 = (bytes: Uint8Array): unknown => JSON.parse(Buffer.from(bytes).toString('utf8'));
-
-/** A page answer with its items' JSON parsed. */
-const page = async (answer: Promise<Versioned<PageJson>>) => {
+/** A page answer: its items and page fields, parsed. */
+const page = async (answer: Promise<Versioned<EnvelopeBytes>>) => {
   const { version, value } = await answer;
-  const { items, ...rest } = value;
-  return { version, value: { ...rest, items: parseUtf8(items) as Array<Record<string, unknown>> } };
+  const { data, meta } = parse(value);
+  return {
+    version,
+    value: { items: data, page: meta.page, perPage: meta.per_page, total: meta.total_results },
+  };
 };
 
 describe('CatalogService title lookups', () => {
@@ -245,11 +253,11 @@ describe('CatalogService title lookups', () => {
       expect((await page(list(2))).value.items.map((item) => item.imdb_id)).toEqual(['tt3']);
     });
 
-    it("writes a title the title cache holds for the page's version with the title cache's text", async () => {
-      const marker = '{"cached":"tt2"}';
+    it("writes a title the title cache holds for the page's version with the title cache's bytes", async () => {
+      const marker = EnvelopeBytes.item('{"cached":"tt2"}');
       caches.titles.store('v1', 'tt2', marker);
       caches.titles.store('v1', 'tt2', marker);
-      expect(parseUtf8((await list(1)).value.items)).toEqual([
+      expect((await page(list(1))).value.items).toEqual([
         expect.objectContaining({ imdb_id: 'tt1', title: 'One' }),
         { cached: 'tt2' },
       ]);

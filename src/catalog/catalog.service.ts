@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
-import { type PageJson, jsonArrayBytes, pageSlice } from '../common/envelope';
+import { EnvelopeBytes, pageMeta, pageSlice } from '../common/envelope';
 import type { Versioned } from '../common/conditional/versioned';
-import { CatalogCaches, type PageItems, listCacheKey } from './catalog-caches';
+import { CatalogCaches, listCacheKey } from './catalog-caches';
 import { CatalogStateProvider } from './catalog-state.provider';
 import type { PageQueryDto } from './dto/page-query.dto';
 import type { SearchQueryDto } from './dto/search-query.dto';
@@ -16,8 +16,8 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
 /**
- * The catalog's answers as JSON text with their catalog version (for the ETag), cached per version
- * (`CatalogCaches`); concurrent misses of one answer share one read.
+ * The catalog's answers as envelopes of UTF-8 bytes with their catalog version (for the ETag), cached
+ * per version (`CatalogCaches`); concurrent misses of one answer share one read.
  */
 @Injectable()
 export class CatalogService {
@@ -33,9 +33,9 @@ export class CatalogService {
    * A search page: from the search cache, or read once `SearchAdmission` lets the search start (it
    * may refuse it instead). A cached answer costs the search database nothing, so it is not admitted.
    */
-  async search(query: SearchQueryDto): Promise<Versioned<PageJson>> {
+  async search(query: SearchQueryDto): Promise<Versioned<EnvelopeBytes>> {
     const key = searchCacheKey(query.search.key, query);
-    const { version, value } =
+    return (
       (await this.cached(this.caches.searches, key)) ??
       (await this.readMissing(this.caches.searches, key, async () => {
         const done = await this.admission.admit();
@@ -44,42 +44,45 @@ export class CatalogService {
         } finally {
           done();
         }
-      }));
-    return { version, value: { ...value, page: query.page, perPage: query.limit } };
+      }))
+    );
   }
 
   /**
    * Each search statement reads the catalog version with its data: the answer is kept under it, or under
    * none when its statements saw different catalogs (an ingest between them).
    */
-  private async readSearch(text: SearchQuery, query: SearchQueryDto): Promise<Versioned<PageItems>> {
+  private async readSearch(text: SearchQuery, query: SearchQueryDto): Promise<Versioned<EnvelopeBytes>> {
     const result = await this.titleSearch.search(
       text,
       { type: query.type, year: query.year },
       pageSlice(query.page, query.limit),
     );
-    return { version: result.version, value: this.pageItems(result.version, result) };
+    return { version: result.version, value: this.page(result.version, result, query) };
   }
 
   /** A list page from the list cache, or one statement reading the page and its version together. */
-  async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<PageJson>> {
+  async list(family: TypeFamily, query: PageQueryDto): Promise<Versioned<EnvelopeBytes>> {
     const key = listCacheKey(family, query.page, query.limit);
-    const { version, value } =
+    return (
       (await this.cached(this.caches.lists, key)) ??
       (await this.readMissing(this.caches.lists, key, async () => {
         const result = await this.titles.listFamily(family, pageSlice(query.page, query.limit));
-        return { version: result.version, value: this.pageItems(result.version, result) };
-      }));
-    return { version, value: { ...value, page: query.page, perPage: query.limit } };
+        return { version: result.version, value: this.page(result.version, result, query) };
+      }))
+    );
   }
 
-  /** A title's JSON text from the title cache, or one statement reading the title and its version together. */
-  async getByImdbId(imdbId: string): Promise<Versioned<string>> {
+  /** A title's envelope from the title cache, or one statement reading the title and its version together. */
+  async getByImdbId(imdbId: string): Promise<Versioned<EnvelopeBytes>> {
     const { version, value } =
       (await this.cached(this.caches.titles, imdbId)) ??
       (await this.readMissing(this.caches.titles, imdbId, async () => {
         const read = await this.titles.findByImdbId(imdbId);
-        return { version: read.version, value: read.row ? serializeTitleJson(read.row) : null };
+        return {
+          version: read.version,
+          value: read.row ? EnvelopeBytes.item(serializeTitleJson(read.row)) : null,
+        };
       }));
     if (value === null) throw new ApiError('TITLE_NOT_FOUND');
     return { version, value };
@@ -121,13 +124,15 @@ export class CatalogService {
     });
   }
 
-  /** A page's titles read under `version`, each title's text taken from the title cache where it holds it. */
-  private pageItems(version: string | null, result: { rows: TitleRow[]; total: number }): PageItems {
-    return {
-      items: jsonArrayBytes(
-        result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
-      ),
-      total: result.total,
-    };
+  /** A page's envelope read under `version`, each title's bytes taken from the title cache where it holds them. */
+  private page(
+    version: string | null,
+    result: { rows: TitleRow[]; total: number },
+    query: { page: number; limit: number },
+  ): EnvelopeBytes {
+    return EnvelopeBytes.page(
+      result.rows.map((row) => this.caches.titles.peek(version, row.imdb_id) ?? serializeTitleJson(row)),
+      pageMeta({ page: query.page, perPage: query.limit, total: result.total }),
+    );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  itemEnvelopeJson,
-  jsonArray,
-  jsonArrayBytes,
-  pageEnvelopeBytes,
-  pageMeta,
-  pageOffset,
-  pageSlice,
-} from './envelope';
+import { EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
 
 describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
@@ -26,8 +18,7 @@ describe('envelopes', () => {
     [21, 20, 2],
     [41, 1, 41],
   ])('total %i with limit %i gives %i pages', (total, perPage, pages) => {
-    expect(pageMeta({ page: 1, perPage, total }, 'r')).toEqual({
-      request_id: 'r',
+    expect(pageMeta({ page: 1, perPage, total })).toEqual({
       page: 1,
       per_page: perPage,
       total_results: total,
@@ -41,29 +32,47 @@ describe('envelopes', () => {
   ];
   const requestId = 'req-1_"odd"';
 
+  const fields = pageMeta({ page: 2, perPage: 2, total: 5 });
+
   it('writes a page as the UTF-8 of what JSON.stringify writes of the same envelope object', () => {
-    const bytes = pageEnvelopeBytes(
-      { items: jsonArrayBytes(items.map((item) => JSON.stringify(item))), page: 2, perPage: 2, total: 5 },
-      requestId,
-    );
-    const expected = JSON.stringify({
-      data: items,
-      meta: { request_id: requestId, page: 2, per_page: 2, total_results: 5, total_pages: 3 },
-    });
-    expect(bytes.equals(Buffer.from(expected, 'utf8'))).toBe(true);
+    const bytes = EnvelopeBytes.page(
+      items.map((item) => JSON.stringify(item)),
+      fields,
+    ).withRequestId(requestId);
+    expect(Buffer.isBuffer(bytes)).toBe(false);
+    const expected = JSON.stringify({ data: items, meta: { request_id: requestId, ...fields } });
+    expect(Buffer.from(bytes).equals(Buffer.from(expected, 'utf8'))).toBe(true);
   });
 
-  it("keeps a page's items in a buffer of their own, not a slice of Node's pool", () => {
-    const bytes = jsonArrayBytes(['{"id":1}']);
-    expect(bytes.byteOffset).toBe(0);
-    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
-    expect(Buffer.from(bytes).toString()).toBe(jsonArray(['{"id":1}']));
+  it('writes one item as JSON.stringify writes the same envelope object, each request with its own id', () => {
+    const envelope = EnvelopeBytes.item(JSON.stringify(items[1]));
+    for (const id of [requestId, 'a', '0f8c2b1e-5f0a-4c1e-9d55-3f2b7a9c1d20'])
+      expect(Buffer.from(envelope.withRequestId(id)).toString('utf8')).toBe(
+        JSON.stringify({ data: [items[1]], meta: { request_id: id } }),
+      );
+    expect(envelope.byteLength).toBe(
+      Buffer.byteLength(JSON.stringify({ data: [items[1]], meta: { request_id: '' } })) - 2,
+    );
+  });
+
+  it('writes an item an item envelope holds into a page as its JSON text would be', () => {
+    const fromEnvelopes = EnvelopeBytes.page(
+      items.map((item) => EnvelopeBytes.item(JSON.stringify(item))),
+      fields,
+    );
+    const fromTexts = EnvelopeBytes.page(
+      items.map((item) => JSON.stringify(item)),
+      fields,
+    );
+    expect(Buffer.from(fromEnvelopes.withRequestId('r'))).toEqual(Buffer.from(fromTexts.withRequestId('r')));
+    expect(Buffer.from(EnvelopeBytes.item(JSON.stringify(items[0])).itemBytes()).toString()).toBe(
+      JSON.stringify(items[0]),
+    );
   });
 
   it('writes an empty page as an empty array', () => {
-    const text = pageEnvelopeBytes(
-      { items: jsonArrayBytes([]), page: 9, perPage: 20, total: 0 },
-      'r',
+    const text = Buffer.from(
+      EnvelopeBytes.page([], pageMeta({ page: 9, perPage: 20, total: 0 })).withRequestId('r'),
     ).toString();
     expect(JSON.parse(text)).toEqual({
       data: [],
@@ -71,9 +80,8 @@ describe('envelopes', () => {
     });
   });
 
-  it('writes one item as JSON.stringify writes the same envelope object', () => {
-    expect(itemEnvelopeJson(JSON.stringify(items[1]), requestId)).toBe(
-      JSON.stringify({ data: [items[1]], meta: { request_id: requestId } }),
-    );
+  it("keeps an envelope's bytes in a buffer of their own, not a slice of Node's pool", () => {
+    const item = EnvelopeBytes.item('{"id":1}').itemBytes();
+    expect(item.buffer.byteLength).toBe(EnvelopeBytes.item('{"id":1}').byteLength);
   });
 });

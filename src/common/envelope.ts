@@ -18,20 +18,9 @@ export interface PageMeta extends RequestMeta {
   total_pages: number;
 }
 
-/**
- * A page's items as UTF-8 bytes of one JSON array: encoding a two-byte string per answer cost
- * 16–44 µs (bench/RESULTS.md), so a cached page is encoded once.
- */
-export interface PageJson {
-  items: Uint8Array;
-  page: number;
-  perPage: number;
-  total: number;
-}
-
-export function pageMeta(page: Omit<PageJson, 'items'>, requestId: string): PageMeta {
+/** The page fields of `meta` beside the request id. */
+export function pageMeta(page: { page: number; perPage: number; total: number }): PageFields {
   return {
-    request_id: requestId,
     page: page.page,
     per_page: page.perPage,
     total_results: page.total,
@@ -39,37 +28,101 @@ export function pageMeta(page: Omit<PageJson, 'items'>, requestId: string): Page
   };
 }
 
-const PAGE_DATA_START = Buffer.from('{"data":');
+export type PageFields = Omit<PageMeta, keyof RequestMeta>;
 
-/** `{"data":[...items],"meta":{...}}` as UTF-8 bytes. */
-export function pageEnvelopeBytes(page: PageJson, requestId: string): Buffer {
-  const rest = Buffer.from(`,"meta":${JSON.stringify(pageMeta(page, requestId))}}`);
-  return Buffer.concat([PAGE_DATA_START, page.items, rest]);
+const ITEM_HEAD = '{"data":[';
+const ITEM_TAIL = '],"meta":{"request_id":';
+
+/**
+ * A cached answer's envelope as UTF-8 bytes, built once per answer: all of it but `meta.request_id`,
+ * the one field that differs per request, which `withRequestId` writes in. Equal byte for byte to
+ * what JSON.stringify makes of the same object. Encoding the text per answer cost 16–44 µs when it
+ * held two-byte characters (bench/RESULTS.md).
+ */
+export class EnvelopeBytes {
+  /** `bytes`: the envelope without the request id, which goes in at `idAt`. */
+  private constructor(
+    private readonly bytes: Buffer,
+    private readonly idAt: number,
+  ) {}
+
+  /** `{"data":[item],"meta":{"request_id":…}}`, `itemJson` being the item's JSON text. */
+  static item(itemJson: string): EnvelopeBytes {
+    const bytes = ownUtf8([ITEM_HEAD, itemJson, ITEM_TAIL, '}}']);
+    return new EnvelopeBytes(bytes, bytes.length - 2);
+  }
+
+  /**
+   * `{"data":[...items],"meta":{"request_id":…,"page":…,…}}`, each item its JSON text or the
+   * envelope `item` made of it.
+   */
+  static page(items: ReadonlyArray<string | EnvelopeBytes>, fields: PageFields): EnvelopeBytes {
+    const parts: Array<string | Uint8Array> = [ITEM_HEAD];
+    items.forEach((item, i) => {
+      if (i > 0) parts.push(',');
+      parts.push(typeof item === 'string' ? item : item.itemBytes());
+    });
+    parts.push(ITEM_TAIL);
+    const idAt = utf8Length(parts);
+    parts.push(
+      `,"page":${fields.page},"per_page":${fields.per_page},` +
+        `"total_results":${fields.total_results},"total_pages":${fields.total_pages}}}`,
+    );
+    return new EnvelopeBytes(ownUtf8(parts), idAt);
+  }
+
+  /** Its bytes without a request id: what a cache holds. */
+  get byteLength(): number {
+    return this.bytes.length;
+  }
+
+  /** The item of an envelope `item` made, as UTF-8 bytes (a view, not a copy). */
+  itemBytes(): Uint8Array {
+    return this.bytes.subarray(ITEM_HEAD.length, this.idAt - ITEM_TAIL.length);
+  }
+
+  /**
+   * The whole answer to one request: the envelope with the request's id. A plain `Uint8Array`, not
+   * a Buffer: Nest tells a returned object from a stream by stringifying its class's source
+   * (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs per answer.
+   */
+  withRequestId(requestId: string): Uint8Array {
+    const id = JSON.stringify(requestId);
+    const idLength = Buffer.byteLength(id);
+    const answer = Buffer.allocUnsafe(this.bytes.length + idLength);
+    this.bytes.copy(answer, 0, 0, this.idAt);
+    answer.write(id, this.idAt);
+    this.bytes.copy(answer, this.idAt + idLength, this.idAt);
+    return new Uint8Array(answer.buffer, answer.byteOffset, answer.length);
+  }
 }
 
-/** `{"data":[item],"meta":{"request_id":...}}` as text, `itemJson` being the item's JSON text. */
-export function itemEnvelopeJson(itemJson: string, requestId: string): string {
-  return `{"data":[${itemJson}],"meta":{"request_id":${JSON.stringify(requestId)}}}`;
+function utf8Length(parts: ReadonlyArray<string | Uint8Array>): number {
+  let length = 0;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  return length;
+}
+
+/**
+ * Parts as one run of UTF-8 bytes in a buffer of their own (not a slice of Node's shared pool, which
+ * a kept answer would hold whole).
+ */
+function ownUtf8(parts: ReadonlyArray<string | Uint8Array>): Buffer {
+  const bytes = Buffer.from(new ArrayBuffer(utf8Length(parts)));
+  let at = 0;
+  for (const part of parts) {
+    if (typeof part === 'string') at += bytes.write(part, at);
+    else {
+      bytes.set(part, at);
+      at += part.byteLength;
+    }
+  }
+  return bytes;
 }
 
 /** `{"data":[...items],"meta":{"request_id":...}}` as text: a list answered whole, without pages. */
 export function listEnvelopeJson(items: readonly unknown[], requestId: string): string {
   return JSON.stringify({ data: items, meta: { request_id: requestId } });
-}
-
-/** Items' JSON texts as one JSON array text. */
-export function jsonArray(itemTexts: readonly string[]): string {
-  return `[${itemTexts.join(',')}]`;
-}
-
-const UTF8 = new TextEncoder();
-
-/**
- * Items' JSON texts as the UTF-8 bytes of one JSON array text, in a buffer of their own (not a
- * slice of Node's shared pool, which a kept page would hold whole).
- */
-export function jsonArrayBytes(itemTexts: readonly string[]): Uint8Array {
-  return UTF8.encode(jsonArray(itemTexts));
 }
 
 /** The rows of one page: `limit` rows from `offset`. */

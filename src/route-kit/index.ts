@@ -9,13 +9,11 @@ export { RequestId } from '../common/request-id/request-id.decorator';
 export { Conditional, ConditionalReply } from '../common/conditional/conditional-reply';
 export type { Versioned } from '../common/conditional/versioned';
 export {
+  EnvelopeBytes,
   MAX_PAGE,
   MAX_PER_PAGE,
-  type PageJson,
-  itemEnvelopeJson,
-  jsonArrayBytes,
   listEnvelopeJson,
-  pageEnvelopeBytes,
+  pageMeta,
   pageSlice,
 } from '../common/envelope';
 export { ApiError } from '../common/errors/api-error';

@@ -2,13 +2,15 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 
 /**
- * Sends `Uint8Array` answers (cached UTF-8 pages) through Express's `res.send` as they are, so
- * Content-Length, HEAD and 304 work as for text; Nest's `reply` would serialize them as an object.
+ * Sends `Uint8Array` answers (cached envelopes) as they are, with their length; Nest's `reply` would
+ * serialize them as an object. Written with `end`, not Express's `res.send`: the handler has already
+ * set their type and decided freshness (`ConditionalReply`), and Node leaves the body out of a HEAD.
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!(body instanceof Uint8Array)) return super.reply(response, body, statusCode);
-    if (statusCode) response.status(statusCode);
-    return response.send(body);
+    if (statusCode) response.statusCode = statusCode;
+    response.setHeader('Content-Length', body.byteLength);
+    return response.end(body);
   }
 }

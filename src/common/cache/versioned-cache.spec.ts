@@ -79,6 +79,25 @@ describe('VersionedCache', () => {
     expect([cache.size, cache.bytes]).toEqual([2, cache.maxBytes]);
   });
 
+  it('leaves an entry used among the newest quarter where it is, and moves an older one to the newest end', () => {
+    const cache = cacheOf(8);
+    const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    for (const key of keys) cache.store('v1', key, value(key));
+    // 'g' was stored one entry ago (fewer than 8 / 4): still among the newest, it is not moved.
+    cache.lookup('g');
+    // 'a' was stored seven entries ago: it moves behind 'h'.
+    cache.lookup('a');
+    const evicted = () => keys.filter((key) => !cache.has(key));
+    cache.store('v1', 'i', value('i'));
+    expect(evicted()).toEqual(['b']);
+    for (const key of ['j', 'k', 'l', 'm', 'n']) cache.store('v1', key, value(key));
+    // 'g', left where it was, goes before 'h' (within a quarter of exact LRU) and 'a'.
+    expect(evicted()).toEqual(['b', 'c', 'd', 'e', 'f', 'g']);
+    cache.store('v1', 'o', value('o'));
+    expect(evicted()).toEqual(['b', 'c', 'd', 'e', 'f', 'g', 'h']);
+    expect(cache.has('a')).toBe(true);
+  });
+
   it('evicts as many entries as a heavy one needs, and never keeps one heavier than the whole cache', () => {
     const cache = cacheOf(3);
     for (const key of ['a', 'b', 'c']) cache.store('v1', key, value(key));

@@ -1,7 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { Controller, Get, type INestApplication, NotFoundException, Query } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
+import { ByteAnswerExpressAdapter } from '../../server/byte-answer.adapter';
+import { EnvelopeBytes } from '../envelope';
+import { assignRequestId } from '../request-id/request-id';
 import { Conditional, type ConditionalReply, entityTag } from './conditional-reply';
 
 let version: string | null = 'v1';
@@ -21,6 +25,11 @@ class SampleController {
     });
   }
 
+  @Get('envelope')
+  envelope(@Conditional() reply: ConditionalReply) {
+    return reply.envelope({ version, value: EnvelopeBytes.item('{"id":"東京"}') });
+  }
+
   @Get('plain')
   plain() {
     return { data: [] };
@@ -32,9 +41,15 @@ describe('ConditionalReply', () => {
 
   beforeAll(async () => {
     const module = await Test.createTestingModule({ controllers: [SampleController] }).compile();
-    app = module.createNestApplication({ logger: false });
+    // As the service does: bytes are sent as they are.
+    app = module.createNestApplication(new ByteAnswerExpressAdapter(), { logger: false });
     // As configureApp does: Express's own body-hash ETag is off.
     app.getHttpAdapter().getInstance().set('etag', false);
+    // As answerHeaders does first: every request gets its id.
+    app.use((req: IncomingMessage, res: ServerResponse, next: () => void) => {
+      assignRequestId(req, res);
+      next();
+    });
     await app.init();
   });
   afterAll(() => app.close());
@@ -89,6 +104,17 @@ describe('ConditionalReply', () => {
     expect(head.headers.etag).toBe(entityTag('v1', '/item'));
     expect(head.text).toBeUndefined();
     await request(app.getHttpServer()).head('/item').set('If-None-Match', head.headers.etag).expect(304);
+  });
+
+  it("writes a cached envelope with each request's id, tagged as json does", async () => {
+    const first = await get('/envelope', { 'X-Request-Id': 'first-id' }).expect(200);
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.headers.etag).toBe(entityTag('v1', '/envelope'));
+    expect(first.text).toBe('{"data":[{"id":"東京"}],"meta":{"request_id":"first-id"}}');
+    const second = await get('/envelope').expect(200);
+    expect(second.body.meta.request_id).toBe(second.headers['x-request-id']);
+    const fresh = await get('/envelope', { 'If-None-Match': first.headers.etag }).expect(304);
+    expect(fresh.text).toBe('');
   });
 
   it('sends no ETag when the version is unknown, on failures, or for other answers', async () => {

@@ -1,6 +1,8 @@
 import { hash } from 'node:crypto';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import type { EnvelopeBytes } from '../envelope';
+import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 
 /**
@@ -30,8 +32,9 @@ function heldEntityTag(version: string, target: string): string {
 }
 
 /**
- * Handlers end with `reply.json(read, body)`, so only read data gets an ETag; Express decides the 304. Not
- * an interceptor: Nest's RxJS and AsyncResource steps cost a quarter of a lookup's CPU (bench/RESULTS.md).
+ * Handlers end with `reply.envelope(read)` or `reply.json(read, body)`, so only read data gets an
+ * ETag; Express decides the 304. Not an interceptor: Nest's RxJS and AsyncResource steps cost a
+ * quarter of a lookup's CPU (bench/RESULTS.md).
  */
 export class ConditionalReply {
   constructor(
@@ -44,16 +47,27 @@ export class ConditionalReply {
    * `application/json; charset=utf-8` as it is; none when the client's copy is fresh.
    */
   json<V>(read: Versioned<V>, body: (value: V) => string | Uint8Array): string | Uint8Array | undefined {
-    if (read.version !== null) {
-      this.res.setHeader('ETag', heldEntityTag(read.version, this.req.originalUrl));
-      if (isConditional(this.req) && this.req.fresh) return undefined;
-    }
+    if (this.isFresh(read.version)) return undefined;
     const answer = body(read.value);
     this.res.setHeader(
       'Content-Type',
       typeof answer === 'string' ? JSON_TEXT_CONTENT_TYPE : JSON_BYTES_CONTENT_TYPE,
     );
     return answer;
+  }
+
+  /** A cached envelope with this request's id in `meta`, tagged and sent as `json` does. */
+  envelope(read: Versioned<EnvelopeBytes>): Uint8Array | undefined {
+    if (this.isFresh(read.version)) return undefined;
+    this.res.setHeader('Content-Type', JSON_BYTES_CONTENT_TYPE);
+    return read.value.withRequestId(requestIdOf(this.req));
+  }
+
+  /** Tags an answer of a known catalog version; whether the client's copy of it is fresh. */
+  private isFresh(version: string | null): boolean {
+    if (version === null) return false;
+    this.res.setHeader('ETag', heldEntityTag(version, this.req.originalUrl));
+    return isConditional(this.req) && this.req.fresh;
   }
 }
 
