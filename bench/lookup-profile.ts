@@ -1,7 +1,8 @@
 /**
  * A CPU profile of the cached title lookup (or, `--route search`, of the repeated search
- * `/v1/search?q=love`, answered from the search cache): forks one checkout's compiled admission server (`full`)
- * under `--cpu-prof`, requests one hot id (or the search) for `--seconds` (50 connections), stops it, and prints the
+ * `/v1/search?q=love`, answered from the search cache; `--route list`, of `/v1/movies`'s first page):
+ * forks one checkout's compiled admission server (`full`) under `--cpu-prof`, requests one hot id (or
+ * the search, or the page) for `--seconds` (50 connections), stops it, and prints the
  * server's CPU time per request and its self time grouped by where the code lives (our src, Nest,
  * Express and its helpers, the limits library, Node's HTTP, GC and other). Run it once per checkout
  * and Node version, e.g. main and a worktree of an earlier commit, on Node 20 and Node 24:
@@ -29,7 +30,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     port: { type: 'string', default: '4271' },
     top: { type: 'string', default: '12' },
-    // `lookup` or `search` (bench/bench-routes.ts).
+    // `lookup`, `search` or `list` (bench/bench-routes.ts).
     route: { type: 'string', default: 'lookup' },
     // `full` (the service) or `bare` (the fixed-body NestJS endpoint the admission bench compares it to).
     server: { type: 'string', default: 'full' },
