@@ -1,8 +1,9 @@
 /**
  * What the contract's answer headers cost by themselves: two plain `node:http` servers answer the same
  * 860-byte title envelope, one with the headers of a cached lookup's 200 (the contract's, as the
- * service writes them), one with only Content-Type and ETag (what the framework's floor in
- * `ab-lookup.ts` sends), loaded in alternating rounds; prints each one's CPU µs per request (medians)
+ * service writes them), one with only Content-Type and ETag (the floor in `ab-lookup.ts` sends
+ * Content-Type alone; the ETag is one every cached answer carries), loaded in alternating rounds;
+ * prints each one's CPU µs per request (medians)
  * and the per-round ratios. No NestJS, Express or database: the difference is Node's header work and
  * the larger write.
  *
