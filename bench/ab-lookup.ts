@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CachedRoute, cachedRoutePaths, cachedRoutes } from './bench-routes';
 import { FLOOR_MODES, type ServerMode, isModeOf } from './server-modes';
+import { median } from './median';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -94,7 +95,6 @@ async function measure({ target, path }: Run): Promise<Sample> {
   };
 }
 
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 async function main(): Promise<void> {

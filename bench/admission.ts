@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { entityTag } from '../src/common/conditional/conditional-reply';
+import { median } from './median';
 
 /**
  * A working set that fits the title cache, and one about ten times what the default cache budget's
@@ -152,8 +153,6 @@ const PAIRS: Record<string, [string, string]> = {
 };
 /** The ones the goals name, also reported by CPU time per request. */
 const CPU_PAIRS = ['fullVsOverridden', 'fullVsBare', 'healthVsBare', 'fullSpreadVsBare', 'notModifiedVsOk'];
-
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 
 async function main(): Promise<void> {
   const db = new Client({ connectionString: DATABASE_URL });

@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { median } from './median';
 
 const { values } = parseArgs({
   options: {
@@ -83,7 +84,6 @@ async function microsPerRequest(server: Server): Promise<number> {
   return ((await cpuMicros(server)) - before) / result.requests.total;
 }
 
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 async function main(): Promise<void> {

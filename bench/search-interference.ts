@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { sampleTitleIds } from './catalog-sample';
+import { median } from './median';
 
 const { values } = parseArgs({
   options: {
@@ -117,11 +118,6 @@ async function main(): Promise<void> {
     pageRatios.push(Math.round((random.rps / first.rps) * 100) / 100);
   }
   console.log(JSON.stringify({ ratio_random_pages_median: median(pageRatios), ratios: pageRatios }));
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 main().catch((error) => {

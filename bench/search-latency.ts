@@ -15,6 +15,7 @@ import { SearchDatabase } from '../src/database/search-database';
 import { TitleSearchRepository } from '../src/catalog/search/title-search.repository';
 import { searchQuery } from '../src/catalog/search/search-text';
 import type { TitleType } from '../src/catalog/title';
+import { median } from './median';
 
 const { values } = parseArgs({
   options: {
@@ -254,7 +255,6 @@ async function main(): Promise<void> {
   await naive?.end();
   await sqlClient?.end();
   agent.destroy();
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
     '\n| class | cold p95 ms | warm p50 ms | warm p95 ms | SQL warm p50 ms | SQL warm p95 ms |' +
       ' naive warm p95 ms | naive ÷ ours (warm p95) |',

@@ -20,6 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { median } from './median';
 
 const { values } = parseArgs({
   options: {
@@ -50,7 +51,6 @@ interface Server {
   url: string;
 }
 
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 function cli(args: string[]): string {
