@@ -3,10 +3,15 @@ import { Client } from 'pg';
 import { ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
-import { eventually, sleep } from './support/timing';
+import { REQUEST_STATEMENT_TIMEOUT_MS } from '../src/database/deadline-query';
+import { eventually } from './support/timing';
 
 const PORT = 4320;
-const GRACE_MS = 1_500;
+/**
+ * The slow request waits through the grace period and must still finish within its statement
+ * deadline (2 s): at 1.5 s the two together left it ~0.1 s, and a loaded machine got a 500.
+ */
+const GRACE_MS = REQUEST_STATEMENT_TIMEOUT_MS / 2;
 
 /**
  * The graceful drain of a built server on SIGTERM. A slow request is made by holding a
@@ -38,7 +43,17 @@ describe('graceful drain on SIGTERM', () => {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE titles IN ACCESS EXCLUSIVE MODE');
       const slow = server.get(`/v1/titles/${SERVED_IDS[0]}`, auth);
-      await sleep(300);
+      // SIGTERM once the lookup waits for the lock, not a guessed while after.
+      await eventually(
+        async () =>
+          (
+            await locker.query<{ waiting: number }>(
+              "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+            )
+          ).rows[0].waiting > 0,
+        5_000,
+        20,
+      );
 
       server.child.kill('SIGTERM');
       await eventually(async () => server.logs().includes('SIGTERM: draining'), 5_000, 20);
