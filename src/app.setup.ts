@@ -1,7 +1,8 @@
 import type { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { ACCESS_LOG } from './common/logging/access-log.middleware';
 import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lines';
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { answerHeaders } from './server/answer-headers.middleware';
@@ -22,6 +23,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('etag', false);
   // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
   app.use(escapeUndecodablePathSegments);
+  // Mounted here, not through Nest's MiddlewareConsumer: that wraps every request in a path match, a
+  // WeakSet entry and an exception proxy, about 3% of a cached answer's CPU (bench/RESULTS.md).
+  app.use(app.get<RequestHandler>(ACCESS_LOG));
   // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
   configureAppServer(app);
   app.get(OpenApiDocument).describe(app);

@@ -25,6 +25,9 @@ interface Arrival {
   peerAddress: string | undefined;
 }
 
+/** The access-log middleware of the application's logger (provided by `LoggingModule`). */
+export const ACCESS_LOG = Symbol('ACCESS_LOG');
+
 /** Kept on the response under a symbol: one listener function serves every response, no closure per request. */
 const ARRIVAL = Symbol('accessLogArrival');
 type Noted = ServerResponse & { [ARRIVAL]?: Arrival };
