@@ -1,4 +1,4 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { TITLE_PAGE_LINKS } from '../openapi/api-responses.decorator';
 import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
@@ -7,7 +7,7 @@ import { CatalogService } from './catalog.service';
 import { PageQueryDto } from './dto/page-query.dto';
 import { SearchQueryDto } from './dto/search-query.dto';
 import { TitleItemDto, TitlePageDto } from './dto/title-envelope.dto';
-import { ImdbIdPipe } from './imdb-id.pipe';
+import { ImdbIdParam } from './imdb-id.param';
 import { IMDB_ID_PATTERN } from './title';
 
 @Controller('v1')
@@ -52,7 +52,7 @@ export class CatalogController {
   @Metered.ok(TitleItemDto, 'The title, as the only item of data', { conditional: true })
   @Metered.errors('TITLE_NOT_FOUND')
   async getTitle(
-    @Param('imdb_id', ImdbIdPipe) imdbId: string,
+    @ImdbIdParam() imdbId: string,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,
     @Conditional() reply: ConditionalReply,
   ) {

@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { attachAuthenticatedKey } from './authenticated-key';
 import { type LimitRow, type LimitTable, rollingWindow } from './limit-table';
@@ -42,11 +43,7 @@ function httpContext(req: object, headers: Record<string, string>, writes: strin
       headers[name] = value;
     },
   };
-  return {
-    getHandler: () => Handler.prototype.get,
-    getClass: () => Handler,
-    switchToHttp: () => ({ getRequest: () => req, getResponse: () => res }),
-  } as unknown as ExecutionContext;
+  return new ExecutionContextHost([req, res], Handler, Handler.prototype.get);
 }
 
 describe('LimitsGuard', () => {

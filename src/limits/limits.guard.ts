@@ -25,6 +25,7 @@ import { RouteMetadata } from '../common/routing/route-metadata';
 import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
+import { requestOf, responseOf } from '../common/http-context';
 
 /** The limit table's rows checked in its order, stopping at the first refusal; it writes every rate-limit header. */
 @Injectable()
@@ -54,8 +55,8 @@ export class LimitsGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const key = authenticatedKey(context.switchToHttp().getRequest());
-    const res = context.switchToHttp().getResponse<Response>();
+    const key = authenticatedKey(requestOf(context));
+    const res = responseOf(context);
     let admitted: boolean;
     try {
       admitted = await super.canActivate(context);
@@ -82,12 +83,12 @@ export class LimitsGuard extends ThrottlerGuard {
     const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = request;
     const row = this.rowByName.get(throttler.name ?? '');
     if (!row) throw new Error(`A throttler that is no limit of the table: ${throttler.name}`);
-    const req = context.switchToHttp().getRequest();
+    const req = requestOf(context);
     const counter = generateKey(context, await getTracker(req, context), row.name);
     const { isBlocked } = await this.storageService.increment(counter, ttl, limit, blockDuration, row.name);
     if (isBlocked) {
       const key = authenticatedKey(req);
-      const res = context.switchToHttp().getResponse<Response>();
+      const res = responseOf(context);
       res.set({
         ...(key ? { [RATE_LIMIT_HEADERS.limit]: admittedHeaders(key)[RATE_LIMIT_HEADERS.limit] } : {}),
         ...refusedHeaders(row, Date.now()),

@@ -13,6 +13,7 @@ import { LIMIT_TABLE } from './limit-table.token';
 import { LimitsGuard } from './limits.guard';
 import { PostgresAllowanceStore } from './postgres-allowance.store';
 import { isQuotaFreeRoute } from './quota-free.decorator';
+import { requestOf } from '../common/http-context';
 
 /** A limit's shared counter: its PostgreSQL table, with Redis in front when the row allows it and REDIS_URL is set. */
 function counterStore(row: LimitRow, config: AppConfig, db: Database): AllowanceStore {
@@ -51,7 +52,7 @@ function throttlerOf(row: LimitRow, routes: RouteMetadata): ThrottlerOptions {
   return {
     name: row.name,
     ttl: () => row.window.ttlMs(Date.now()),
-    limit: (context: ExecutionContext) => row.limit.of(keyOf(context.switchToHttp().getRequest())),
+    limit: (context: ExecutionContext) => row.limit.of(keyOf(requestOf(context))),
     ...(row.quota ? { skipIf: (context: ExecutionContext) => isQuotaFreeRoute(routes, context) } : {}),
   };
 }
@@ -69,7 +70,7 @@ function throttlerOptions(
     setHeaders: false,
     // One counter per API key and limit, shared by every route.
     getTracker: (req) => keyOf(req).id,
-    generateKey: (context, _tracker, name) => counterKeyOf(name, keyOf(context.switchToHttp().getRequest())),
+    generateKey: (context, _tracker, name) => counterKeyOf(name, keyOf(requestOf(context))),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { EnvelopeBytes } from '../envelope';
 import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
+import { requestOf, responseOf } from '../http-context';
 
 /**
  * Strong tag of catalog version and target as sent, no body hashed (`request_id` is not part of the
@@ -86,6 +87,5 @@ const JSON_BYTES_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The request's `ConditionalReply`. */
 export const Conditional = createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {
-  const http = ctx.switchToHttp();
-  return new ConditionalReply(http.getRequest<Request>(), http.getResponse<Response>());
+  return new ConditionalReply(requestOf(ctx), responseOf(ctx));
 });

@@ -1,11 +1,11 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { getMetadataStorage, validateSync } from 'class-validator';
-import type { Request } from 'express';
 import { ApiError } from '../errors/api-error';
 import { parseRawQuery, queryText } from './raw-query';
 import { unknownParameterMessage } from './unknown-parameter';
 import { ValidQueryMemo } from './valid-query-memo';
+import { requestOf } from '../http-context';
 
 /**
  * A pipe, so it runs after the guards (the contract's order of checks). Unknown names come from the
@@ -52,7 +52,7 @@ const validQueries = new ValidQueryMemo();
  * validated before is answered with the same (frozen) DTO (`ValidQueryMemo`).
  */
 export const ValidatedQuery = createParamDecorator((dto: ClassConstructor<object>, ctx: ExecutionContext) => {
-  const url = ctx.switchToHttp().getRequest<Request>().originalUrl;
+  const url = requestOf(ctx).originalUrl;
   const text = queryText(url);
   return (
     validQueries.get(dto, text) ?? validQueries.remember(dto, text, validateQuery(dto, parseRawQuery(url)))

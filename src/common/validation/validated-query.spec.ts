@@ -1,4 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import type { ClassConstructor } from 'class-transformer';
 import { PageQueryDto } from '../../catalog/dto/page-query.dto';
@@ -107,8 +108,7 @@ describe('@ValidatedQuery', () => {
         { factory: (data: unknown, ctx: ExecutionContext) => unknown; data: unknown }
       >,
     );
-    const ctx = { switchToHttp: () => ({ getRequest: () => ({ originalUrl: url }) }) } as ExecutionContext;
-    return factory(data, ctx);
+    return factory(data, new ExecutionContextHost([{ originalUrl: url }]));
   };
 
   it('answers a query text validated before with the same frozen DTO, and refuses an invalid one every time', () => {
