@@ -8,21 +8,26 @@ export interface RoutedRequest {
 }
 
 /**
+ * Kept on the socket under a symbol: a WeakMap keyed by long-lived sockets made every request's entry
+ * an ephemeron that each young-generation collection had to trace.
+ */
+const LAST_ROUTED = Symbol('lastRoutedRequest');
+type Watched = Duplex & { [LAST_ROUTED]?: RoutedRequest };
+
+/**
  * The request last routed on each connection: routes answer without reading the body, so a body
  * parse failure after the answer belongs to that request, not a new one.
  */
 export class RoutedRequests {
-  private readonly bySocket = new WeakMap<Duplex, RoutedRequest>();
-
   /** Records every request the server emits, including those it emits for `checkExpectation`. */
   watch(server: Server): void {
-    server.prependListener('request', (request, response) =>
-      this.bySocket.set(request.socket, { request, response }),
-    );
+    server.prependListener('request', (request, response) => {
+      (request.socket as Watched)[LAST_ROUTED] = { request, response };
+    });
   }
 
   /** The request last given to the application on `socket`, if any. */
   lastOn(socket: Duplex): RoutedRequest | undefined {
-    return this.bySocket.get(socket);
+    return (socket as Watched)[LAST_ROUTED];
   }
 }
