@@ -1,5 +1,5 @@
 import type { ExpressAdapter, NestExpressApplication } from '@nestjs/platform-express';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { Logger } from 'nestjs-pino';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { ACCESS_LOG } from './common/logging/access-log.middleware';
@@ -7,6 +7,7 @@ import { FrameworkStartLinesAtDebug } from './common/logging/framework-start-lin
 import { escapeUndecodablePathSegments } from './common/routing/path-escapes.middleware';
 import { answerHeaders } from './server/answer-headers.middleware';
 import { ByteAnswerExpressAdapter } from './server/byte-answer.adapter';
+import { type FirstStep, firstSteps } from './server/first-steps';
 import { configureAppServer } from './server/http-server';
 import { OpenApiDocument } from './openapi/openapi-document.store';
 
@@ -17,15 +18,19 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   // Whose X-Forwarded-For/-Proto are believed (req.ip, req.secure); none unless TRUST_PROXY says.
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
-  // First, so every answer carries them: errors, unknown routes and /health included.
-  app.use(answerHeaders);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
-  // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
-  app.use(escapeUndecodablePathSegments);
-  // Mounted here, not through Nest's MiddlewareConsumer: that wraps every request in a path match, a
-  // WeakSet entry and an exception proxy, about 3% of a cached answer's CPU (bench/RESULTS.md).
-  app.use(app.get<RequestHandler>(ACCESS_LOG));
+  app.use(
+    firstSteps(
+      // First, so every answer carries them: errors, unknown routes and /health included.
+      answerHeaders,
+      // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
+      escapeUndecodablePathSegments,
+      // Here, not through Nest's MiddlewareConsumer: that wraps every request in a path match, a
+      // WeakSet entry and an exception proxy, about 5% of a cached lookup's CPU (bench/RESULTS.md).
+      app.get<FirstStep>(ACCESS_LOG),
+    ),
+  );
   // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
   configureAppServer(app);
   app.get(OpenApiDocument).describe(app);
