@@ -1,7 +1,14 @@
 import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'mov_live_';
-const API_KEY_FORMAT = /^mov_live_[A-Za-z0-9_-]{43,}$/;
+/** The prefix and a base64url secret of at least 43 characters (32 bytes). */
+const API_KEY_PATTERN = `${API_KEY_PREFIX}[A-Za-z0-9_-]{43,}`;
+const API_KEY_FORMAT = new RegExp(`^${API_KEY_PATTERN}$`);
+/**
+ * `Bearer` in any case, spaces, a well-formed key, and around them only what `trim` would take
+ * (`\s` is the same set): one match per request, not a scheme match and then a key test.
+ */
+const BEARER_WITH_KEY = new RegExp(`^\\s*[Bb][Ee][Aa][Rr][Ee][Rr] +(${API_KEY_PATTERN})\\s*$`);
 /** How much of a key `keys:list` shows: the fixed prefix and four characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 4;
 
@@ -37,7 +44,6 @@ export function readBearerCredentials(header: string | string[] | undefined): Be
     return { kind: 'missing' };
   }
   if (Array.isArray(header)) return { kind: 'invalid' };
-  const match = /^bearer +(\S+)$/i.exec(header.trim());
-  if (!match || !isWellFormedApiKey(match[1])) return { kind: 'invalid' };
-  return { kind: 'key', key: match[1] };
+  const match = BEARER_WITH_KEY.exec(header);
+  return match ? { kind: 'key', key: match[1] } : { kind: 'invalid' };
 }
