@@ -10,22 +10,18 @@ import { AnswerParts } from '../common/envelope';
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (body instanceof Uint8Array) {
-      if (statusCode) response.statusCode = statusCode;
-      response.setHeader('Content-Length', body.byteLength);
-      return response.end(body);
+    if (!(body instanceof Uint8Array || body instanceof AnswerParts)) {
+      return super.reply(response, body, statusCode);
     }
-    if (body instanceof AnswerParts) {
-      if (statusCode) response.statusCode = statusCode;
-      response.setHeader('Content-Length', body.byteLength);
-      // Corked, the head and every chunk leave in one write when `end` flushes the socket.
-      response.cork();
-      const last = body.chunks.length - 1;
-      for (let i = 0; i < last; i++) response.write(body.chunks[i]);
-      response.end(body.chunks[last]);
-      response.uncork();
-      return response;
-    }
-    return super.reply(response, body, statusCode);
+    if (statusCode) response.statusCode = statusCode;
+    response.setHeader('Content-Length', body.byteLength);
+    if (body instanceof Uint8Array) return response.end(body);
+    // Corked, the head and every chunk leave in one write when `end` flushes the socket.
+    response.cork();
+    const last = body.chunks.length - 1;
+    for (let i = 0; i < last; i++) response.write(body.chunks[i]);
+    response.end(body.chunks[last]);
+    response.uncork();
+    return response;
   }
 }
