@@ -1,5 +1,5 @@
 import type { Versioned } from '../common/conditional/versioned';
-import { EnvelopeBytes, answerBytes } from '../common/envelope';
+import { EnvelopeBytes } from '../common/envelope';
 import { CatalogCaches } from './catalog-caches';
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
@@ -16,7 +16,7 @@ type Envelope = { data: Array<Record<string, unknown>>; meta: Record<string, unk
 
 /** An envelope's JSON, parsed, with a request id written in. */
 const parse = (envelope: EnvelopeBytes): Envelope =>
-  JSON.parse(answerBytes(envelope.withRequestId('r')).toString('utf8'));
+  JSON.parse(Buffer.from(envelope.withRequestId('r')).toString('utf8'));
 
 /** A title answer: its one item, parsed. */
 const title = async (answer: Promise<Versioned<EnvelopeBytes>>) => {

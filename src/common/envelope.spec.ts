@@ -1,4 +1,4 @@
-import { AnswerParts, EnvelopeBytes, answerBytes, pageMeta, pageOffset, pageSlice } from './envelope';
+import { EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
 
 describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
@@ -39,46 +39,15 @@ describe('envelopes', () => {
       items.map((item) => JSON.stringify(item)),
       fields,
     ).withRequestId(requestId);
-    expect(bytes).toBeInstanceOf(Uint8Array);
     expect(Buffer.isBuffer(bytes)).toBe(false);
     const expected = JSON.stringify({ data: items, meta: { request_id: requestId, ...fields } });
-    expect(answerBytes(bytes).equals(Buffer.from(expected, 'utf8'))).toBe(true);
-  });
-
-  it('answers a page beyond half of Node’s buffer pool as the kept bytes around the id, not a copy', () => {
-    const many = Array.from({ length: 20 }, (_, i) => ({
-      ...items[0],
-      id: i,
-      plot: 'Amélie, 東京. '.repeat(20),
-    }));
-    const page = EnvelopeBytes.page(
-      many.map((item) => JSON.stringify(item)),
-      fields,
-    );
-    expect(page.byteLength).toBeGreaterThan(Buffer.poolSize / 2);
-    const [first, second] = [page.withRequestId('first'), page.withRequestId('second')];
-    expect(first).toBeInstanceOf(AnswerParts);
-    expect(second).toBeInstanceOf(AnswerParts);
-    const [firstParts, secondParts] = [first as AnswerParts, second as AnswerParts];
-    expect(firstParts.chunks[0].buffer).toBe(secondParts.chunks[0].buffer);
-    expect(firstParts.chunks[2].buffer).toBe(secondParts.chunks[2].buffer);
-    for (const [answer, id] of [
-      [firstParts, 'first'],
-      [secondParts, 'second'],
-    ] as const) {
-      const expected = Buffer.from(
-        JSON.stringify({ data: many, meta: { request_id: id, ...fields } }),
-        'utf8',
-      );
-      expect(answer.byteLength).toBe(expected.length);
-      expect(answerBytes(answer).equals(expected)).toBe(true);
-    }
+    expect(Buffer.from(bytes).equals(Buffer.from(expected, 'utf8'))).toBe(true);
   });
 
   it('writes one item as JSON.stringify writes the same envelope object, each request with its own id', () => {
     const envelope = EnvelopeBytes.item(JSON.stringify(items[1]));
     for (const id of [requestId, 'a', '0f8c2b1e-5f0a-4c1e-9d55-3f2b7a9c1d20'])
-      expect(answerBytes(envelope.withRequestId(id)).toString('utf8')).toBe(
+      expect(Buffer.from(envelope.withRequestId(id)).toString('utf8')).toBe(
         JSON.stringify({ data: [items[1]], meta: { request_id: id } }),
       );
     expect(envelope.byteLength).toBe(
@@ -95,14 +64,14 @@ describe('envelopes', () => {
       items.map((item) => JSON.stringify(item)),
       fields,
     );
-    expect(answerBytes(fromEnvelopes.withRequestId('r'))).toEqual(answerBytes(fromTexts.withRequestId('r')));
+    expect(Buffer.from(fromEnvelopes.withRequestId('r'))).toEqual(Buffer.from(fromTexts.withRequestId('r')));
     expect(Buffer.from(EnvelopeBytes.item(JSON.stringify(items[0])).itemBytes()).toString()).toBe(
       JSON.stringify(items[0]),
     );
   });
 
   it('writes an empty page as an empty array', () => {
-    const text = answerBytes(
+    const text = Buffer.from(
       EnvelopeBytes.page([], pageMeta({ page: 9, perPage: 20, total: 0 })).withRequestId('r'),
     ).toString();
     expect(JSON.parse(text)).toEqual({

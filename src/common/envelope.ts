@@ -82,50 +82,19 @@ export class EnvelopeBytes {
   }
 
   /**
-   * The whole answer to one request: the envelope with the request's id. A small one is copied
-   * into one plain `Uint8Array`, not a Buffer: Nest tells a returned object from a stream by
-   * stringifying its class's source (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs
-   * per answer (a lookup's profile). A larger one would be an allocation of its own (beyond Node's
-   * buffer pool) and a copy of a whole page per request, so it is answered as the kept bytes' two
-   * slices with the id between (`AnswerParts`).
+   * The whole answer to one request: the envelope with the request's id. A plain `Uint8Array`, not
+   * a Buffer: Nest tells a returned object from a stream by stringifying its class's source
+   * (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs per answer (a lookup's profile).
    */
-  withRequestId(requestId: string): Uint8Array | AnswerParts {
+  withRequestId(requestId: string): Uint8Array {
     const id = JSON.stringify(requestId);
     const idLength = Buffer.byteLength(id);
-    const length = this.bytes.length + idLength;
-    if (length > COPIED_ANSWER_BYTES) {
-      return new AnswerParts(
-        [this.bytes.subarray(0, this.idAt), Buffer.from(id), this.bytes.subarray(this.idAt)],
-        length,
-      );
-    }
-    const answer = Buffer.allocUnsafe(length);
+    const answer = Buffer.allocUnsafe(this.bytes.length + idLength);
     this.bytes.copy(answer, 0, 0, this.idAt);
     answer.write(id, this.idAt);
     this.bytes.copy(answer, this.idAt + idLength, this.idAt);
     return new Uint8Array(answer.buffer, answer.byteOffset, answer.length);
   }
-}
-
-/** Node's buffer pool serves allocations up to half its size; a larger answer is not copied. */
-const COPIED_ANSWER_BYTES = Buffer.poolSize >>> 1;
-
-/**
- * An answer as byte chunks to write in order, `byteLength` in all. The chunks may be views of bytes a
- * cache keeps: kept bytes are never written to, so the socket can hold them until they are sent.
- */
-export class AnswerParts {
-  constructor(
-    readonly chunks: readonly Uint8Array[],
-    readonly byteLength: number,
-  ) {}
-}
-
-/** An answer in one run of bytes, as the client receives it (the server writes parts chunk by chunk). */
-export function answerBytes(answer: Uint8Array | AnswerParts): Buffer {
-  return answer instanceof AnswerParts
-    ? Buffer.concat(answer.chunks, answer.byteLength)
-    : Buffer.from(answer);
 }
 
 function utf8Length(parts: ReadonlyArray<string | Uint8Array>): number {

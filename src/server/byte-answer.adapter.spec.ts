@@ -2,7 +2,6 @@ import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Conditional, type ConditionalReply, entityTag } from '../common/conditional/conditional-reply';
-import { AnswerParts } from '../common/envelope';
 import { ByteAnswerExpressAdapter } from './byte-answer.adapter';
 
 const TEXT = '{"data":[{"title":"東京物語 Amélie"}],"meta":{"request_id":"r"}}';
@@ -23,18 +22,7 @@ class SampleController {
   object() {
     return { data: [] };
   }
-
-  @Get('parts')
-  parts() {
-    return new AnswerParts(PARTS, Buffer.byteLength(TEXT));
-  }
 }
-
-/** TEXT in three chunks, cut inside a multi-byte character. */
-const PARTS = (() => {
-  const bytes = Buffer.from(TEXT, 'utf8');
-  return [bytes.subarray(0, 20), bytes.subarray(20, 31), bytes.subarray(31)];
-})();
 
 describe('ByteAnswerExpressAdapter', () => {
   let app: INestApplication;
@@ -72,15 +60,6 @@ describe('ByteAnswerExpressAdapter', () => {
     expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
     const fresh = await get('/bytes').set('If-None-Match', entityTag('v1', '/bytes')).expect(304);
     expect(fresh.text).toBe('');
-  });
-
-  it('sends parts in order as one answer of their whole length', async () => {
-    const parts = await get('/parts').expect(200);
-    expect(parts.text).toBe(TEXT);
-    expect(Number(parts.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
-    const head = await request(app.getHttpServer()).head('/parts').expect(200);
-    expect(head.text).toBeUndefined();
-    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
   });
 
   it("leaves every other answer to Nest's reply", async () => {
