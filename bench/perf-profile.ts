@@ -126,7 +126,9 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const path = values.server === 'full' ? (await cachedRoutePaths(DATABASE_URL))[route] : '/bare';
   const dir = mkdtempSync(join(tmpdir(), 'perf-profile-'));
+  // In the temporary folder: with the perf map, V8 writes its isolate log to the working directory.
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
+    cwd: dir,
     execPath: values.node,
     execArgv: ['--perf-basic-prof-only-functions'],
     env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
@@ -199,6 +201,8 @@ async function main(): Promise<void> {
   } finally {
     await stop(child);
     rmSync(dir, { recursive: true, force: true });
+    // The symbol map V8 wrote for perf (`/tmp/perf-<pid>.map`).
+    rmSync(`/tmp/perf-${child.pid}.map`, { force: true });
   }
 }
 
