@@ -1,38 +1,40 @@
-import { type Socket, connect } from 'node:net';
+import { type AddressInfo, type Socket, connect } from 'node:net';
 import { loadConfig } from '../src/config/app-config';
 import { rawRequest } from './support/raw-http';
 import { type TestApp, createTestApp } from './support/test-app';
 import { eventually } from './support/timing';
 
-const PORT = 4375;
 const MAX_CONNECTIONS = 3;
 
 /** The server holds at most MAX_CONNECTIONS connections; a freed slot serves again. */
 describe('the connection bound', () => {
   let t: TestApp;
+  /** Chosen by the OS: the e2e parts run side by side, and each may run this file at the same time. */
+  let port: number;
 
   beforeAll(async () => {
     t = await createTestApp({ server: { ...loadConfig({}).server, maxConnections: MAX_CONNECTIONS } });
-    await t.app.listen(PORT, '127.0.0.1');
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
   });
   afterAll(() => t.close());
 
   const open = () =>
     new Promise<Socket>((resolve, reject) => {
-      const socket = connect({ host: '127.0.0.1', port: PORT }, () => resolve(socket));
+      const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket));
       socket.on('error', reject);
     });
   const health = 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
 
   it(`refuses connections beyond ${MAX_CONNECTIONS} and serves again once one closes`, async () => {
-    expect((await rawRequest(PORT, health)).status).toBe(200);
+    expect((await rawRequest(port, health)).status).toBe(200);
     const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, open));
     try {
-      await expect(rawRequest(PORT, health)).rejects.toThrow('closed without a complete answer');
+      await expect(rawRequest(port, health)).rejects.toThrow('closed without a complete answer');
       idle.pop()?.destroy();
       await eventually(
         () =>
-          rawRequest(PORT, health).then(
+          rawRequest(port, health).then(
             (answer) => answer.status === 200,
             () => false,
           ),

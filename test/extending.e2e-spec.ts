@@ -1,18 +1,22 @@
 import { request as httpRequest } from 'node:http';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { freePort } from './support/free-port';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
 import { titleRecord } from './support/titles';
 import { GenresModule } from './example-genres/genres.module';
 
-/** Not the metrics suite's port: each suite's app listens on its own. */
-const METRICS_PORT = 4591;
+/** A port free when the file starts (the e2e parts run side by side; a fixed one could be taken). */
+let metricsPort: number;
+beforeAll(async () => {
+  metricsPort = await freePort();
+});
 
 /** The metrics listener's exposition text. */
 function scrapeMetrics(): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: METRICS_PORT, path: '/metrics', agent: false },
+      { host: '127.0.0.1', port: metricsPort, path: '/metrics', agent: false },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -38,7 +42,7 @@ describe('a team module started with AppModule.forRoot(config, { modules }): GET
     (await t.apiKeys.create({ name: 'genres', rpm, monthlyQuota })).key;
 
   beforeAll(async () => {
-    t = await createTestApp({ metricsPort: METRICS_PORT }, undefined, { modules: [GenresModule] });
+    t = await createTestApp({ metricsPort }, undefined, { modules: [GenresModule] });
     await t.writer.replaceCatalog(
       {
         titles: [

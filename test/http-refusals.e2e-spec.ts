@@ -1,7 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { rawRequest } from './support/raw-http';
 import { type TestApp, createTestApp } from './support/test-app';
 
-const PORT = 4330;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -10,10 +10,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 describe('requests refused before routing', () => {
   let t: TestApp;
+  /** Chosen by the OS: the e2e parts run side by side, and each may run this file at the same time. */
+  let port: number;
 
   beforeAll(async () => {
     t = await createTestApp();
-    await t.app.listen(PORT, '127.0.0.1');
+    await t.app.listen(0, '127.0.0.1');
+    port = (t.app.getHttpServer().address() as AddressInfo).port;
   });
   afterAll(() => t.close());
 
@@ -49,7 +52,7 @@ describe('requests refused before routing', () => {
   ] as const)(
     'answers %s with %i %s in the envelope and a generated request id',
     async (_case, status, code, bytes) => {
-      const answer = await rawRequest(PORT, bytes);
+      const answer = await rawRequest(port, bytes);
       expect(answer.status).toBe(status);
       expect(answer.headers['content-type']).toMatch(/^application\/json/);
       expect(answer.headers['connection']).toBe('close');
@@ -77,7 +80,7 @@ describe('requests refused before routing', () => {
   ])(
     'answers an HTTP/1.1 %s without Host with 400 in the envelope, echoing its request id',
     async (method, bytes) => {
-      const answer = await rawRequest(PORT, bytes, 10_000, { head: method === 'HEAD' });
+      const answer = await rawRequest(port, bytes, 10_000, { head: method === 'HEAD' });
       expect(answer.status).toBe(400);
       expectCommonHeaders(answer.headers);
       expect(answer.headers['x-request-id']).toBe('no-host.1');
@@ -91,7 +94,7 @@ describe('requests refused before routing', () => {
   );
 
   it('still serves HTTP/1.0 without Host', async () => {
-    const answer = await rawRequest(PORT, 'GET /health HTTP/1.0\r\n\r\n');
+    const answer = await rawRequest(port, 'GET /health HTTP/1.0\r\n\r\n');
     expect(answer.status).toBe(200);
   });
 
@@ -99,7 +102,7 @@ describe('requests refused before routing', () => {
     ['without a request id', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', UUID],
     ['with one', 'CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\nX-Request-Id: tunnel-1\r\n\r\n', /^tunnel-1$/],
   ])('answers CONNECT %s with 404 ROUTE_NOT_FOUND in the envelope, then closes', async (_case, bytes, id) => {
-    const answer = await rawRequest(PORT, bytes);
+    const answer = await rawRequest(port, bytes);
     expect(answer.status).toBe(404);
     expectCommonHeaders(answer.headers);
     expect(answer.headers['x-request-id']).toMatch(id);
@@ -117,18 +120,18 @@ describe('requests refused before routing', () => {
     ['a body', 'POST /v1/movies HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'],
     ['a body still arriving', 'GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc'],
   ])('says Connection: close on the answer to a request with %s, and closes', async (_case, bytes) => {
-    const answer = await rawRequest(PORT, bytes);
+    const answer = await rawRequest(port, bytes);
     expect([200, 404]).toContain(answer.status);
     expectCommonHeaders(answer.headers);
   });
 
   it('ignores a client X-Request-Id it could not parse, and keeps serving', async () => {
     const answer = await rawRequest(
-      PORT,
+      port,
       head('GET /health HTTP/1.1', ['X-Request-Id: mine', `X-Big: ${'a'.repeat(20_000)}`]),
     );
     expect(answer.headers['x-request-id']).toMatch(UUID);
-    const ok = await rawRequest(PORT, head('GET /health HTTP/1.1', ['Connection: close']));
+    const ok = await rawRequest(port, head('GET /health HTTP/1.1', ['Connection: close']));
     expect(ok.status).toBe(200);
   });
 });

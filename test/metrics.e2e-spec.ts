@@ -2,17 +2,24 @@ import { request as httpRequest } from 'node:http';
 import { CATALOG_STATE_SAFETY_NET_MS } from '../src/catalog/catalog-state.provider';
 import { HttpMetrics } from '../src/metrics/http-metrics';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
+import { freePort } from './support/free-port';
 import { eventually } from './support/timing';
 import { type TestApp, createTestApp } from './support/test-app';
 import { TEST_ENGINE } from './support/test-database';
 
-/** In this helper's port range; one app at a time listens on it (the e2e suites run in band). */
-const METRICS_PORT = 4590;
+/**
+ * A port free when the file starts: the e2e parts run side by side, and each may run this file at the
+ * same time, so a fixed port could be the other part's metrics listener.
+ */
+let metricsPort: number;
+beforeAll(async () => {
+  metricsPort = await freePort();
+});
 
 /** A plain request to the metrics listener: status and body. */
 function scrape(path = '/metrics', method = 'GET'): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: METRICS_PORT, path, method, agent: false }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port: metricsPort, path, method, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -41,7 +48,7 @@ describe('Prometheus metrics on METRICS_PORT', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ metricsPort: METRICS_PORT });
+    t = await createTestApp({ metricsPort });
     await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'metrics-1' });
   });
   afterAll(async () => {
