@@ -201,8 +201,8 @@ async function main(): Promise<void> {
   } finally {
     await stop(child);
     rmSync(dir, { recursive: true, force: true });
-    // The symbol map V8 wrote for perf (`/tmp/perf-<pid>.map`).
-    rmSync(`/tmp/perf-${child.pid}.map`, { force: true });
+    // The symbol map V8 wrote for perf (`perf-<pid>.map` in the system's temporary folder).
+    rmSync(join(tmpdir(), `perf-${child.pid}.map`), { force: true });
   }
 }
 
