@@ -1,16 +1,22 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
+import { endAnswer, holdAnswerHeaders } from './answer-head';
 
 /**
  * Sends `Uint8Array` answers (cached envelopes) as they are, with their length; Nest's `reply` would
  * serialize them as an object. Written with `end`, not Express's `res.send`: the handler has already
  * set their type and decided freshness (`ConditionalReply`), and Node leaves the body out of a HEAD.
+ * Its app's responses hold the service's answer headers until then (`answer-head.ts`).
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
+  constructor(instance?: unknown) {
+    super(instance);
+    holdAnswerHeaders(this.getInstance());
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!(body instanceof Uint8Array)) return super.reply(response, body, statusCode);
-    if (statusCode) response.statusCode = statusCode;
-    response.setHeader('Content-Length', body.byteLength);
-    return response.end(body);
+    endAnswer(response, statusCode ?? response.statusCode, body);
+    return response;
   }
 }
