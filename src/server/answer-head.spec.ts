@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from 'express';
-import { createServer } from 'node:http';
+import { type IncomingMessage, createServer } from 'node:http';
 import request from 'supertest';
 import { endAnswer, holdAnswerHeaders, setAnswerHeader } from './answer-head';
 
@@ -12,9 +12,12 @@ function holdingApp(handler: (req: Request, res: Response) => void) {
   return app.get('/', handler);
 }
 
-/** The header names of an answer as written, in order, without those Node adds by itself. */
+/**
+ * The header names of an answer as written, in order, without those Node adds by itself (superagent
+ * keeps Node's message, untyped, as `res`).
+ */
 function writtenNames(res: request.Response): string[] {
-  const raw = res.res.rawHeaders;
+  const raw = (res as unknown as { res: IncomingMessage }).res.rawHeaders;
   const names = raw.filter((_, i) => i % 2 === 0);
   return names.filter((name) => !['Date', 'Connection', 'Keep-Alive'].includes(name));
 }
