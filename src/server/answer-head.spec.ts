@@ -94,6 +94,27 @@ describe('answer headers', () => {
     expect(res.text).toBe(BODY.toString());
   });
 
+  it("runs a middleware's wrapper of writeHead, which finds the held headers and may add its own", async () => {
+    const app = express().disable('x-powered-by');
+    holdAnswerHeaders(app);
+    app.use((_req: Request, res: Response, next: () => void) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function timed(this: Response, ...args: unknown[]) {
+        this.setHeader('X-Response-Time', '1ms');
+        return (writeHead as (...args: unknown[]) => Response).apply(this, args);
+      } as Response['writeHead'];
+      next();
+    });
+    app.get('/', (_req, res) => {
+      setAnswerHeader(res, 'X-Request-Id', 'r-6');
+      endAnswer(res, 200, BODY);
+    });
+    const res = await request(app).get('/').expect(200);
+    expect(res.headers['x-response-time']).toBe('1ms');
+    expect(res.headers['x-request-id']).toBe('r-6');
+    expect(res.headers['content-length']).toBe(String(BODY.length));
+  });
+
   it('answers HEAD with the length and no body', async () => {
     const app = express().disable('x-powered-by');
     holdAnswerHeaders(app);

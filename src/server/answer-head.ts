@@ -28,7 +28,6 @@ type HoldingResponse = ServerResponse & { [HELD]?: Held; [HOLDS]?: true };
 /** Node's own methods, which the overrides call once the held headers are written through. */
 const nodeSetHeader = ServerResponse.prototype.setHeader;
 const nodeGetHeaderNames = ServerResponse.prototype.getHeaderNames;
-const nodeWriteHead = ServerResponse.prototype.writeHead;
 
 /**
  * Every method through which Node's header list is read, changed or written out (Node's own names:
@@ -100,7 +99,8 @@ export function endAnswer(res: ServerResponse, statusCode: number, body: Uint8Ar
   if (held !== undefined && nodeGetHeaderNames.call(res).length === 0) {
     holding[HELD] = undefined;
     held.push('Content-Length', body.byteLength);
-    nodeWriteHead.call(res, statusCode, held);
+    // Through the response's own `writeHead`, so a middleware that wraps it (on-headers) still runs.
+    res.writeHead(statusCode, held);
   } else {
     res.statusCode = statusCode;
     res.setHeader('Content-Length', body.byteLength);
