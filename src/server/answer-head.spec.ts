@@ -94,7 +94,7 @@ describe('answer headers', () => {
     expect(res.text).toBe(BODY.toString());
   });
 
-  it("runs a middleware's wrapper of writeHead, which finds the held headers and may add its own", async () => {
+  it("runs a middleware's wrapper of writeHead: the answer carries its header and the held ones", async () => {
     const app = express().disable('x-powered-by');
     holdAnswerHeaders(app);
     app.use((_req: Request, res: Response, next: () => void) => {
