@@ -1,4 +1,26 @@
-import { EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
+import {
+  type CachedAnswer,
+  EnvelopeBytes,
+  TEXT_ANSWER_MAX_BYTES,
+  TextAnswer,
+  pageMeta,
+  pageOffset,
+  pageSlice,
+} from './envelope';
+
+/** The UTF-8 an answer goes out as, and the length it claims for it (the Content-Length). */
+function sent(answer: CachedAnswer): { bytes: Buffer; claimedLength: number } {
+  if (answer instanceof TextAnswer)
+    return { bytes: Buffer.from(answer.text, 'utf8'), claimedLength: answer.byteLength };
+  return { bytes: Buffer.from(answer), claimedLength: answer.byteLength };
+}
+
+/** The UTF-8 of an answer, checked against the length it claims. */
+function utf8Of(answer: CachedAnswer): Buffer {
+  const { bytes, claimedLength } = sent(answer);
+  expect(bytes.length).toBe(claimedLength);
+  return bytes;
+}
 
 describe('envelopes', () => {
   it('computes the offset of a one-based page', () => {
@@ -35,19 +57,19 @@ describe('envelopes', () => {
   const fields = pageMeta({ page: 2, perPage: 2, total: 5 });
 
   it('writes a page as the UTF-8 of what JSON.stringify writes of the same envelope object', () => {
-    const bytes = EnvelopeBytes.page(
+    const answer = EnvelopeBytes.page(
       items.map((item) => JSON.stringify(item)),
       fields,
     ).withRequestId(requestId);
-    expect(Buffer.isBuffer(bytes)).toBe(false);
+    expect(Buffer.isBuffer(answer)).toBe(false);
     const expected = JSON.stringify({ data: items, meta: { request_id: requestId, ...fields } });
-    expect(Buffer.from(bytes).equals(Buffer.from(expected, 'utf8'))).toBe(true);
+    expect(utf8Of(answer).equals(Buffer.from(expected, 'utf8'))).toBe(true);
   });
 
   it('writes one item as JSON.stringify writes the same envelope object, each request with its own id', () => {
     const envelope = EnvelopeBytes.item(JSON.stringify(items[1]));
     for (const id of [requestId, 'a', '0f8c2b1e-5f0a-4c1e-9d55-3f2b7a9c1d20'])
-      expect(Buffer.from(envelope.withRequestId(id)).toString('utf8')).toBe(
+      expect(utf8Of(envelope.withRequestId(id)).toString('utf8')).toBe(
         JSON.stringify({ data: [items[1]], meta: { request_id: id } }),
       );
     expect(envelope.byteLength).toBe(
@@ -64,14 +86,14 @@ describe('envelopes', () => {
       items.map((item) => JSON.stringify(item)),
       fields,
     );
-    expect(Buffer.from(fromEnvelopes.withRequestId('r'))).toEqual(Buffer.from(fromTexts.withRequestId('r')));
-    expect(Buffer.from(EnvelopeBytes.item(JSON.stringify(items[0])).itemBytes()).toString()).toBe(
+    expect(utf8Of(fromEnvelopes.withRequestId('r'))).toEqual(utf8Of(fromTexts.withRequestId('r')));
+    expect(Buffer.from(EnvelopeBytes.item(JSON.stringify(items[0])).itemPart()).toString()).toBe(
       JSON.stringify(items[0]),
     );
   });
 
   it('writes an empty page as an empty array', () => {
-    const text = Buffer.from(
+    const text = utf8Of(
       EnvelopeBytes.page([], pageMeta({ page: 9, perPage: 20, total: 0 })).withRequestId('r'),
     ).toString();
     expect(JSON.parse(text)).toEqual({
@@ -80,8 +102,42 @@ describe('envelopes', () => {
     });
   });
 
-  it("keeps an envelope's bytes in a buffer of their own, not a slice of Node's pool", () => {
-    const item = EnvelopeBytes.item('{"id":1}').itemBytes();
-    expect(item.buffer.byteLength).toBe(EnvelopeBytes.item('{"id":1}').byteLength);
+  /** An item whose envelope is `bytes` UTF-8 bytes long, with a non-ASCII character in it. */
+  const itemOfEnvelopeSize = (bytes: number) => {
+    const filler = bytes - Buffer.byteLength('{"data":[{"t":"é"}],"meta":{"request_id":}}');
+    return JSON.stringify({ t: `é${'x'.repeat(filler)}` });
+  };
+
+  it('sends a short envelope with a character beyond Latin-1 as bytes (V8 would hold its text at two bytes a character)', () => {
+    const envelope = EnvelopeBytes.item(JSON.stringify(items[1]));
+    expect(envelope.byteLength).toBeLessThan(TEXT_ANSWER_MAX_BYTES);
+    expect(envelope.withRequestId('r')).toBeInstanceOf(Uint8Array);
+    expect(EnvelopeBytes.item(JSON.stringify(items[0])).withRequestId('r')).toBeInstanceOf(TextAnswer);
+  });
+
+  it('sends Latin-1 envelopes up to the text bound as text and larger ones as bytes, both as JSON.stringify writes them', () => {
+    for (const [size, form] of [
+      [TEXT_ANSWER_MAX_BYTES, TextAnswer],
+      [TEXT_ANSWER_MAX_BYTES + 1, Uint8Array],
+    ] as const) {
+      const itemJson = itemOfEnvelopeSize(size);
+      const envelope = EnvelopeBytes.item(itemJson);
+      expect(envelope.byteLength).toBe(size);
+      const answer = envelope.withRequestId(requestId);
+      expect(answer).toBeInstanceOf(form);
+      expect(utf8Of(answer).toString('utf8')).toBe(
+        JSON.stringify({ data: [JSON.parse(itemJson)], meta: { request_id: requestId } }),
+      );
+      // A page takes the item as its own JSON text, whichever form its envelope holds.
+      expect(utf8Of(EnvelopeBytes.page([envelope], fields).withRequestId('r'))).toEqual(
+        utf8Of(EnvelopeBytes.page([itemJson], fields).withRequestId('r')),
+      );
+    }
+  });
+
+  it("keeps a large envelope's bytes in a buffer of their own, not a slice of Node's pool", () => {
+    const envelope = EnvelopeBytes.item(itemOfEnvelopeSize(TEXT_ANSWER_MAX_BYTES + 1));
+    const item = envelope.itemPart() as Uint8Array;
+    expect(item.buffer.byteLength).toBe(envelope.byteLength);
   });
 });

@@ -1,3 +1,5 @@
+import { isOneByteText } from './cache/versioned-cache';
+
 /**
  * The contract's envelopes, written around items already serialized; the result must equal byte
  * for byte what JSON.stringify would make of the same object.
@@ -34,17 +36,44 @@ const ITEM_HEAD = '{"data":[';
 const ITEM_TAIL = '],"meta":{"request_id":';
 
 /**
- * A cached answer's envelope as UTF-8 bytes, built once per answer: all of it but `meta.request_id`,
- * the one field that differs per request, which `withRequestId` writes in. Equal byte for byte to
- * what JSON.stringify makes of the same object. On Node 24 a cached search or list page costs 0.73–0.96
+ * Envelopes of at most this many UTF-8 bytes (a title's, a short page) whose characters are all
+ * Latin-1 are held and sent as text: Node then writes the status line, the headers and the body as
+ * one string, where bytes go out as a two-piece `writev` (a cached lookup at 0.8 of the CPU, Node
+ * 24). The rest stay bytes: text costs a UTF-8 encoding per request, which on a 14 KB page costs more
+ * than it saves, and V8 would keep wider text at two bytes a character, more than the caches weigh
+ * (bench/RESULTS.md, the cached lookup).
+ */
+export const TEXT_ANSWER_MAX_BYTES = 2048;
+
+/** A cached answer written as text, with its length in UTF-8 bytes (its Content-Length). */
+export class TextAnswer {
+  constructor(
+    readonly text: string,
+    readonly byteLength: number,
+  ) {}
+}
+
+/** One request's cached answer as the adapter sends it: UTF-8 bytes, or text. */
+export type CachedAnswer = Uint8Array | TextAnswer;
+
+/** The envelope but its request id: the text before and after it, or the bytes with where it goes. */
+type HeldEnvelope =
+  | { kind: 'text'; head: string; tail: string; byteLength: number }
+  | { kind: 'bytes'; bytes: Buffer; idAt: number };
+
+/**
+ * A cached answer's envelope, built once per answer: all of it but `meta.request_id`, the one field
+ * that differs per request, which `withRequestId` writes in. Equal byte for byte to what
+ * JSON.stringify makes of the same object. On Node 24 a cached search or list page costs 0.73–0.96
  * of the CPU it did when its envelope was built per request (bench/RESULTS.md).
  */
 export class EnvelopeBytes {
+  private readonly held: HeldEnvelope;
+
   /** `bytes`: the envelope without the request id, which goes in at `idAt`. */
-  private constructor(
-    private readonly bytes: Buffer,
-    private readonly idAt: number,
-  ) {}
+  private constructor(bytes: Buffer, idAt: number) {
+    this.held = heldEnvelope(bytes, idAt);
+  }
 
   /** `{"data":[item],"meta":{"request_id":…}}`, `itemJson` being the item's JSON text. */
   static item(itemJson: string): EnvelopeBytes {
@@ -60,7 +89,7 @@ export class EnvelopeBytes {
     const parts: Array<string | Uint8Array> = [ITEM_HEAD];
     items.forEach((item, i) => {
       if (i > 0) parts.push(',');
-      parts.push(typeof item === 'string' ? item : item.itemBytes());
+      parts.push(typeof item === 'string' ? item : item.itemPart());
     });
     parts.push(ITEM_TAIL);
     const idAt = utf8Length(parts);
@@ -71,30 +100,46 @@ export class EnvelopeBytes {
     return new EnvelopeBytes(ownUtf8(parts), idAt);
   }
 
-  /** Its bytes without a request id: what a cache holds. */
+  /** Its length in UTF-8 bytes without a request id: what a cache holds. */
   get byteLength(): number {
-    return this.bytes.length;
+    return this.held.kind === 'text' ? this.held.byteLength : this.held.bytes.length;
   }
 
-  /** The item of an envelope `item` made, as UTF-8 bytes (a view, not a copy). */
-  itemBytes(): Uint8Array {
-    return this.bytes.subarray(ITEM_HEAD.length, this.idAt - ITEM_TAIL.length);
+  /** The item of an envelope `item` made: its JSON text, or its UTF-8 bytes (a view, not a copy). */
+  itemPart(): string | Uint8Array {
+    const held = this.held;
+    if (held.kind === 'text') return held.head.slice(ITEM_HEAD.length, held.head.length - ITEM_TAIL.length);
+    return held.bytes.subarray(ITEM_HEAD.length, held.idAt - ITEM_TAIL.length);
   }
 
   /**
-   * The whole answer to one request: the envelope with the request's id. A plain `Uint8Array`, not
-   * a Buffer: Nest tells a returned object from a stream by stringifying its class's source
-   * (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs per answer (a lookup's profile).
+   * The whole answer to one request: the envelope with the request's id. Bytes are a plain
+   * `Uint8Array`, not a Buffer: Nest tells a returned object from a stream by stringifying its
+   * class's source (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs per answer (a
+   * lookup's profile).
    */
-  withRequestId(requestId: string): Uint8Array {
+  withRequestId(requestId: string): CachedAnswer {
     const id = JSON.stringify(requestId);
     const idLength = Buffer.byteLength(id);
-    const answer = Buffer.allocUnsafe(this.bytes.length + idLength);
-    this.bytes.copy(answer, 0, 0, this.idAt);
-    answer.write(id, this.idAt);
-    this.bytes.copy(answer, this.idAt + idLength, this.idAt);
+    const held = this.held;
+    if (held.kind === 'text') return new TextAnswer(held.head + id + held.tail, held.byteLength + idLength);
+    const answer = Buffer.allocUnsafe(held.bytes.length + idLength);
+    held.bytes.copy(answer, 0, 0, held.idAt);
+    answer.write(id, held.idAt);
+    held.bytes.copy(answer, held.idAt + idLength, held.idAt);
     return new Uint8Array(answer.buffer, answer.byteOffset, answer.length);
   }
+}
+
+/** The form an envelope is held in: text where `TEXT_ANSWER_MAX_BYTES` says, otherwise its bytes. */
+function heldEnvelope(bytes: Buffer, idAt: number): HeldEnvelope {
+  if (bytes.length <= TEXT_ANSWER_MAX_BYTES) {
+    const head = bytes.toString('utf8', 0, idAt);
+    const tail = bytes.toString('utf8', idAt);
+    if (isOneByteText(head) && isOneByteText(tail))
+      return { kind: 'text', head, tail, byteLength: bytes.length };
+  }
+  return { kind: 'bytes', bytes, idAt };
 }
 
 function utf8Length(parts: ReadonlyArray<string | Uint8Array>): number {

@@ -30,7 +30,7 @@ describe('answer headers', () => {
       setAnswerHeader(res, 'X-Request-Id', 'r-1');
       // Set again in another case: it keeps its place and takes the new value and name, as setHeader does.
       setAnswerHeader(res, 'cache-control', 'private, max-age=0, must-revalidate');
-      endAnswer(res, 203, BODY);
+      endAnswer(res, 203, BODY, BODY.length);
       namesLeftInNodesList = res.getHeaderNames();
     });
     const res = await request(app).get('/').expect(203);
@@ -41,6 +41,18 @@ describe('answer headers', () => {
     expect(res.text).toBe(BODY.toString());
     // Written with the status line, not through Node's header list.
     expect(namesLeftInNodesList).toEqual([]);
+  });
+
+  it('writes a text answer as UTF-8 with the byte length it is given, in the same one head', async () => {
+    const text = '{"data":[{"title":"Amélie — 東京"}]}';
+    const app = holdingApp((_req, res) => {
+      setAnswerHeader(res, 'X-Request-Id', 'r-7');
+      endAnswer(res, 200, text, Buffer.byteLength(text));
+    });
+    const res = await request(app).get('/').buffer(true).expect(200);
+    expect(writtenNames(res)).toEqual(['X-Request-Id', 'Content-Length']);
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(res.text).toBe(text);
   });
 
   it('writes the held headers through before any other header method, so reads see them and later writes win', async () => {
@@ -75,7 +87,7 @@ describe('answer headers', () => {
     const app = holdingApp((_req, res) => {
       setAnswerHeader(res, 'ETag', '"v1"');
       res.removeHeader('ETag');
-      endAnswer(res, 200, BODY);
+      endAnswer(res, 200, BODY, BODY.length);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers.etag).toBeUndefined();
@@ -86,7 +98,7 @@ describe('answer headers', () => {
     const app = holdingApp((_req, res) => {
       res.setHeader('Connection', 'close');
       setAnswerHeader(res, 'X-Request-Id', 'r-2');
-      endAnswer(res, 200, BODY);
+      endAnswer(res, 200, BODY, BODY.length);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers.connection).toBe('close');
@@ -107,7 +119,7 @@ describe('answer headers', () => {
     });
     app.get('/', (_req, res) => {
       setAnswerHeader(res, 'X-Request-Id', 'r-6');
-      endAnswer(res, 200, BODY);
+      endAnswer(res, 200, BODY, BODY.length);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers['x-response-time']).toBe('1ms');
@@ -120,7 +132,7 @@ describe('answer headers', () => {
     holdAnswerHeaders(app);
     app.head('/', (_req, res) => {
       setAnswerHeader(res, 'X-Request-Id', 'r-3');
-      endAnswer(res, 200, BODY);
+      endAnswer(res, 200, BODY, BODY.length);
     });
     const res = await request(app).head('/').expect(200);
     expect(res.headers['x-request-id']).toBe('r-3');
@@ -131,7 +143,7 @@ describe('answer headers', () => {
   it('refuses a header after the answer was written, as setHeader does', async () => {
     let refusal: unknown;
     const app = holdingApp((_req, res) => {
-      endAnswer(res, 200, BODY);
+      endAnswer(res, 200, BODY, BODY.length);
       try {
         setAnswerHeader(res, 'X-Late', '1');
       } catch (error) {

@@ -90,20 +90,26 @@ export function setAnswerHeader(res: ServerResponse, name: string, value: string
 }
 
 /**
- * Sends `body` with `statusCode`: the held headers and its Content-Length written with the status
- * line at once when no header was set any other way, otherwise through `setHeader` as usual.
+ * Sends `body` (`byteLength` UTF-8 bytes) with `statusCode`: the held headers and its Content-Length
+ * written with the status line at once when no header was set any other way, otherwise through
+ * `setHeader` as usual.
  */
-export function endAnswer(res: ServerResponse, statusCode: number, body: Uint8Array): void {
+export function endAnswer(
+  res: ServerResponse,
+  statusCode: number,
+  body: Uint8Array | string,
+  byteLength: number,
+): void {
   const holding = res as HoldingResponse;
   const held = holding[HELD];
   if (held !== undefined && nodeGetHeaderNames.call(res).length === 0) {
     holding[HELD] = undefined;
-    held.push('Content-Length', body.byteLength);
+    held.push('Content-Length', byteLength);
     // Through the response's own `writeHead`, so a middleware that wraps it (on-headers) still runs.
     res.writeHead(statusCode, held);
   } else {
     res.statusCode = statusCode;
-    res.setHeader('Content-Length', body.byteLength);
+    res.setHeader('Content-Length', byteLength);
   }
   res.end(body);
 }

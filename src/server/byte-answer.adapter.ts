@@ -1,12 +1,13 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { endAnswer, holdAnswerHeaders } from './answer-head';
+import { TextAnswer } from '../common/envelope';
 
 /**
- * Sends `Uint8Array` answers (cached envelopes) as they are, with their length; Nest's `reply` would
- * serialize them as an object. Written with `end`, not Express's `res.send`: the handler has already
- * set their type and decided freshness (`ConditionalReply`), and Node leaves the body out of a HEAD.
- * Its app's responses hold the service's answer headers until then (`answer-head.ts`).
+ * Sends cached answers (`Uint8Array` bytes, `TextAnswer` text) as they are, with their length; Nest's
+ * `reply` would serialize them as objects. Written with `end`, not Express's `res.send`: the handler
+ * has already set their type and decided freshness (`ConditionalReply`), and Node leaves the body out
+ * of a HEAD. Its app's responses hold the service's answer headers until then (`answer-head.ts`).
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
   constructor(instance?: unknown) {
@@ -15,8 +16,10 @@ export class ByteAnswerExpressAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!(body instanceof Uint8Array)) return super.reply(response, body, statusCode);
-    endAnswer(response, statusCode ?? response.statusCode, body);
+    const status = statusCode ?? response.statusCode;
+    if (body instanceof TextAnswer) endAnswer(response, status, body.text, body.byteLength);
+    else if (body instanceof Uint8Array) endAnswer(response, status, body, body.byteLength);
+    else return super.reply(response, body, statusCode);
     return response;
   }
 }

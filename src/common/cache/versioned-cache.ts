@@ -27,9 +27,14 @@ export const ENTRY_OVERHEAD_BYTES = 160;
 /** A character beyond Latin-1: V8 keeps a string without one at one byte a character, else two. */
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
+/** Whether V8 keeps `text` at one byte a character: no character beyond Latin-1. */
+export function isOneByteText(text: string): boolean {
+  return !BEYOND_LATIN1.test(text);
+}
+
 /** The heap a flat string's characters take, as V8 stores it. */
 export function stringBytes(text: string): number {
-  return BEYOND_LATIN1.test(text) ? 2 * text.length : text.length;
+  return isOneByteText(text) ? text.length : 2 * text.length;
 }
 
 /** The weight of a JSON text (or null) under a key. */

@@ -1,0 +1,172 @@
+/**
+ * How a cached answer's body is best handed to Node: as UTF-8 bytes with the request id copied in
+ * (`EnvelopeBytes.withRequestId`), or as text (`head + id + tail`), which Node writes with its
+ * header block in one string write instead of a two-chunk `writev`. Two plain `node:http` servers
+ * answer the same envelopes, one per way, with a cached lookup's headers written by one `writeHead`
+ * (as `endAnswer` does); each body size and character class is its own path, loaded in alternating
+ * rounds. Prints each way's CPU µs per request (medians) and the per-round ratios text ÷ bytes.
+ * No NestJS, Express or database: the difference is the body's copy and Node's write.
+ *
+ *   npx ts-node --transpile-only bench/body-write.ts [--node PATH] [--rounds 5] [--seconds 2] \
+ *     [--sizes 800,2000,4000,8000,14000] [--chars ascii,latin1,wide]
+ */
+import autocannon from 'autocannon';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { median } from './median';
+
+const { values } = parseArgs({
+  options: {
+    node: { type: 'string', default: process.execPath },
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '2' },
+    sizes: { type: 'string', default: '800,2000,4000,8000,14000' },
+    chars: { type: 'string', default: 'ascii,latin1,wide' },
+    'base-port': { type: 'string', default: '4621' },
+  },
+});
+
+/** A cached lookup's headers (as `header-cost.ts`), in `writeHead`'s flat form. */
+const HEADERS = [
+  'Cache-Control',
+  'private, max-age=0, must-revalidate',
+  'Content-Security-Policy',
+  "default-src 'none';frame-ancestors 'none'",
+  'Referrer-Policy',
+  'no-referrer',
+  'X-Content-Type-Options',
+  'nosniff',
+  'Vary',
+  'Authorization',
+  'X-RateLimit-Limit',
+  '1000000',
+  'X-RateLimit-Remaining',
+  '999999',
+  'RateLimit-Policy',
+  '"minute";q=1000000;w=60, "month";q=1000000000;w=2592000',
+  'RateLimit',
+  '"minute";r=999999;t=60, "month";r=999999999;t=237424',
+  'ETag',
+  '"o8_fuq6f9cSS8wbst655B78EIYX"',
+  'Content-Type',
+  'application/json; charset=utf-8',
+];
+
+/**
+ * The server, run by `node -e` (plain JavaScript, as `node dist/main.js` runs): `/<chars>/<size>`
+ * answers an envelope of about that many UTF-8 bytes, with a fresh request id written in per request.
+ * `ascii`: only ASCII; `latin1`: a few é (V8 keeps the text one byte per character); `wide`: a few
+ * em dashes (V8 keeps it two bytes per character).
+ */
+const SERVER = `
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+const [way, headersJson, port] = process.argv.slice(1);
+const headers = JSON.parse(headersJson);
+const marks = { ascii: 'a', latin1: '\\u00e9', wide: '\\u2014' };
+const answers = new Map();
+function answerFor(path) {
+  let answer = answers.get(path);
+  if (answer) return answer;
+  const [, chars, size] = path.split('/');
+  const text = ('Title ' + marks[chars] + ' ').repeat(Math.ceil(Number(size) / 9)).slice(0, Number(size));
+  const head = '{"data":[{"title":' + JSON.stringify(text) + '}],"meta":{"request_id":';
+  const tail = '}}';
+  const bytes = Buffer.from(head + tail);
+  const idAt = Buffer.byteLength(head);
+  answer = { head, tail, bytes, idAt };
+  answers.set(path, answer);
+  return answer;
+}
+http.createServer((req, res) => {
+  const answer = answerFor(req.url);
+  const id = JSON.stringify(randomUUID());
+  if (way === 'text') {
+    res.writeHead(200, [...headers, 'Content-Length', answer.bytes.length + id.length]);
+    res.end(answer.head + id + answer.tail);
+  } else {
+    const body = Buffer.allocUnsafe(answer.bytes.length + id.length);
+    answer.bytes.copy(body, 0, 0, answer.idAt);
+    body.write(id, answer.idAt);
+    answer.bytes.copy(body, answer.idAt + id.length, answer.idAt);
+    res.writeHead(200, [...headers, 'Content-Length', body.length]);
+    res.end(new Uint8Array(body.buffer, body.byteOffset, body.length));
+  }
+}).listen(Number(port), '127.0.0.1', () => process.send({ type: 'ready' }));
+process.on('message', () => { const cpu = process.cpuUsage(); process.send({ type: 'cpu', micros: cpu.user + cpu.system }); });
+process.on('disconnect', () => process.exit(0));
+`;
+
+interface Server {
+  way: 'bytes' | 'text';
+  child: ChildProcess;
+  port: number;
+}
+
+function start(way: Server['way'], port: number): Promise<Server> {
+  const child = spawn(values.node!, ['-e', SERVER, way, JSON.stringify(HEADERS), String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${way} exited with ${code}`)));
+    child.once('message', () => resolve({ way, child, port }));
+  });
+}
+
+function cpuMicros(server: Server): Promise<number> {
+  return new Promise((resolve) => {
+    server.child.once('message', (m: { micros: number }) => resolve(m.micros));
+    server.child.send({ type: 'cpu' });
+  });
+}
+
+async function microsPerRequest(server: Server, path: string): Promise<number> {
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  await autocannon({ url, connections: 50, duration: 1 });
+  const before = await cpuMicros(server);
+  const result = await autocannon({ url, connections: 50, duration: Number(values.seconds) });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.way} ${path}: failed requests`);
+  return ((await cpuMicros(server)) - before) / result.requests.total;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+async function main(): Promise<void> {
+  const port = Number(values['base-port']);
+  const servers = [await start('bytes', port), await start('text', port + 1)];
+  const paths = values
+    .chars!.split(',')
+    .flatMap((chars) => values.sizes!.split(',').map((size) => `/${chars}/${size}`));
+  const samples = new Map(paths.map((path) => [path, { bytes: [] as number[], text: [] as number[] }]));
+  try {
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const [i, path] of paths.entries()) {
+        for (let k = 0; k < 2; k++) {
+          const server = servers[(round + i + k) % 2];
+          samples.get(path)![server.way].push(await microsPerRequest(server, path));
+        }
+      }
+    }
+  } finally {
+    for (const server of servers) server.child.disconnect();
+  }
+  const report = Object.fromEntries(
+    [...samples].map(([path, { bytes, text }]) => {
+      const ratios = text.map((micros, i) => micros / bytes[i]);
+      return [
+        path,
+        {
+          cpuMicrosPerRequest: { bytes: round2(median(bytes)), text: round2(median(text)) },
+          textOverBytesPerRound: ratios.map(round2),
+          textOverBytesMedian: round2(median(ratios)),
+        },
+      ];
+    }),
+  );
+  console.log(JSON.stringify({ node: values.node, rounds: Number(values.rounds), paths: report }, null, 2));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
