@@ -1,11 +1,13 @@
 /**
- * How a cached answer's body is best handed to Node: as UTF-8 bytes with the request id copied in
- * (`EnvelopeBytes.withRequestId`), or as text (`head + id + tail`), which Node writes with its
- * header block in one string write instead of a two-chunk `writev`. Two plain `node:http` servers
- * answer the same envelopes, one per way, with a cached lookup's headers written by one `writeHead`
- * (as `endAnswer` does); each body size and character class is its own path, loaded in alternating
- * rounds. Prints each way's CPU µs per request (medians) and the per-round ratios text ÷ bytes.
- * No NestJS, Express or database: the difference is the body's copy and Node's write.
+ * How a cached answer's body is best handed to Node: as UTF-8 bytes with the request id copied in,
+ * as text (`head + id + tail`, encoded per request), or as a byte string (the UTF-8 bytes one per
+ * character, `head + id + tail` written as `latin1`, what `EnvelopeBytes.withRequestId` returns). A
+ * string goes out with the header block in one write, bytes as a two-chunk `writev`. Three plain
+ * `node:http` servers answer the same envelopes, one per way, with a cached lookup's headers written
+ * by one `writeHead` (as `endAnswer` does); each body size and character class is its own path,
+ * loaded in rotating order each round. Prints each way's CPU µs per request (medians) and the
+ * per-round ratios to bytes. No NestJS, Express or database: the difference is the body's copy and
+ * Node's write.
  *
  *   npx ts-node --transpile-only bench/body-write.ts [--node PATH] [--rounds 5] [--seconds 2] \
  *     [--sizes 800,2000,4000,8000,14000] [--chars ascii,latin1,wide]
@@ -74,7 +76,7 @@ function answerFor(path) {
   const tail = '}}';
   const bytes = Buffer.from(head + tail);
   const idAt = Buffer.byteLength(head);
-  answer = { head, tail, bytes, idAt };
+  answer = { head, tail, bytes, idAt, headBytes: bytes.toString('latin1', 0, idAt), tailBytes: bytes.toString('latin1', idAt) };
   answers.set(path, answer);
   return answer;
 }
@@ -84,6 +86,9 @@ http.createServer((req, res) => {
   if (way === 'text') {
     res.writeHead(200, [...headers, 'Content-Length', answer.bytes.length + id.length]);
     res.end(answer.head + id + answer.tail);
+  } else if (way === 'bytestring') {
+    res.writeHead(200, [...headers, 'Content-Length', answer.bytes.length + id.length]);
+    res.end(answer.headBytes + id + answer.tailBytes, 'latin1');
   } else {
     const body = Buffer.allocUnsafe(answer.bytes.length + id.length);
     answer.bytes.copy(body, 0, 0, answer.idAt);
@@ -97,8 +102,10 @@ process.on('message', () => { const cpu = process.cpuUsage(); process.send({ typ
 process.on('disconnect', () => process.exit(0));
 `;
 
+const WAYS = ['bytes', 'text', 'bytestring'] as const;
+
 interface Server {
-  way: 'bytes' | 'text';
+  way: (typeof WAYS)[number];
   child: ChildProcess;
   port: number;
 }
@@ -133,16 +140,21 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function main(): Promise<void> {
   const port = Number(values['base-port']);
-  const servers = [await start('bytes', port), await start('text', port + 1)];
+  const servers = await Promise.all(WAYS.map((way, i) => start(way, port + i)));
   const paths = values
     .chars!.split(',')
     .flatMap((chars) => values.sizes!.split(',').map((size) => `/${chars}/${size}`));
-  const samples = new Map(paths.map((path) => [path, { bytes: [] as number[], text: [] as number[] }]));
+  const samples = new Map(
+    paths.map((path) => [
+      path,
+      Object.fromEntries(WAYS.map((way) => [way, [] as number[]])) as Record<Server['way'], number[]>,
+    ]),
+  );
   try {
     for (let round = 0; round < Number(values.rounds); round++) {
       for (const [i, path] of paths.entries()) {
-        for (let k = 0; k < 2; k++) {
-          const server = servers[(round + i + k) % 2];
+        for (let k = 0; k < servers.length; k++) {
+          const server = servers[(round + i + k) % servers.length];
           samples.get(path)![server.way].push(await microsPerRequest(server, path));
         }
       }
@@ -151,17 +163,18 @@ async function main(): Promise<void> {
     for (const server of servers) server.child.disconnect();
   }
   const report = Object.fromEntries(
-    [...samples].map(([path, { bytes, text }]) => {
-      const ratios = text.map((micros, i) => micros / bytes[i]);
-      return [
-        path,
-        {
-          cpuMicrosPerRequest: { bytes: round2(median(bytes)), text: round2(median(text)) },
-          textOverBytesPerRound: ratios.map(round2),
-          textOverBytesMedian: round2(median(ratios)),
-        },
-      ];
-    }),
+    [...samples].map(([path, byWay]) => [
+      path,
+      {
+        cpuMicrosPerRequest: Object.fromEntries(WAYS.map((way) => [way, round2(median(byWay[way]))])),
+        overBytesMedian: Object.fromEntries(
+          WAYS.slice(1).map((way) => [
+            way,
+            round2(median(byWay[way].map((micros, i) => micros / byWay.bytes[i]))),
+          ]),
+        ),
+      },
+    ]),
   );
   console.log(JSON.stringify({ node: values.node, rounds: Number(values.rounds), paths: report }, null, 2));
 }

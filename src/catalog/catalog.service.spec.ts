@@ -1,5 +1,5 @@
 import type { Versioned } from '../common/conditional/versioned';
-import { EnvelopeBytes, TextAnswer } from '../common/envelope';
+import { EnvelopeBytes } from '../common/envelope';
 import { CatalogCaches } from './catalog-caches';
 import type { CatalogStateProvider } from './catalog-state.provider';
 import { CatalogService } from './catalog.service';
@@ -15,10 +15,8 @@ const row = (imdbId: string, title: string) =>
 type Envelope = { data: Array<Record<string, unknown>>; meta: Record<string, unknown> };
 
 /** An envelope's JSON, parsed, with a request id written in. */
-const parse = (envelope: EnvelopeBytes): Envelope => {
-  const answer = envelope.withRequestId('r');
-  return JSON.parse(answer instanceof TextAnswer ? answer.text : Buffer.from(answer).toString('utf8'));
-};
+const parse = (envelope: EnvelopeBytes): Envelope =>
+  JSON.parse(Buffer.from(envelope.withRequestId('r').bytes, 'latin1').toString('utf8'));
 
 /** A title answer: its one item, parsed. */
 const title = async (answer: Promise<Versioned<EnvelopeBytes>>) => {

@@ -1,5 +1,3 @@
-import { isOneByteText } from './cache/versioned-cache';
-
 /**
  * The contract's envelopes, written around items already serialized; the result must equal byte
  * for byte what JSON.stringify would make of the same object.
@@ -36,30 +34,22 @@ const ITEM_HEAD = '{"data":[';
 const ITEM_TAIL = '],"meta":{"request_id":';
 
 /**
- * Envelopes of at most this many UTF-8 bytes (a title's, a short page) whose characters are all
- * Latin-1 are held and sent as text: Node then writes the status line, the headers and the body as
- * one string, where bytes go out as a two-piece `writev` (a cached lookup at 0.8 of the CPU, Node
- * 24). The rest stay bytes: text costs a UTF-8 encoding per request, which on a 14 KB page costs more
- * than it saves, and V8 would keep wider text at two bytes a character, more than the caches weigh
- * (bench/RESULTS.md, the cached lookup).
+ * A cached answer's UTF-8 bytes held one byte per character of a string (Node's `latin1` encoding,
+ * which writes each character as the one byte it holds). Node writes a string answer with its status
+ * line and headers in one write, where bytes go out as a two-piece `writev` beside the header text;
+ * V8 keeps such a string at one byte a character whatever the text says, so it takes what the bytes
+ * did and a cache weighs it exactly (bench/RESULTS.md, the cached lookup).
  */
-export const TEXT_ANSWER_MAX_BYTES = 2048;
+export class ByteString {
+  constructor(readonly bytes: string) {}
 
-/** A cached answer written as text, with its length in UTF-8 bytes (its Content-Length). */
-export class TextAnswer {
-  constructor(
-    readonly text: string,
-    readonly byteLength: number,
-  ) {}
+  get byteLength(): number {
+    return this.bytes.length;
+  }
 }
 
-/** One request's cached answer as the adapter sends it: UTF-8 bytes, or text. */
-export type CachedAnswer = Uint8Array | TextAnswer;
-
-/** The envelope but its request id: the text before and after it, or the bytes with where it goes. */
-type HeldEnvelope =
-  | { kind: 'text'; head: string; tail: string; byteLength: number }
-  | { kind: 'bytes'; bytes: Buffer; idAt: number };
+/** Printable ASCII only: its UTF-8 bytes are its characters. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * A cached answer's envelope, built once per answer: all of it but `meta.request_id`, the one field
@@ -68,16 +58,18 @@ type HeldEnvelope =
  * of the CPU it did when its envelope was built per request (bench/RESULTS.md).
  */
 export class EnvelopeBytes {
-  private readonly held: HeldEnvelope;
+  /** The UTF-8 bytes before and after the request id, one per character (`ByteString`). */
+  private readonly head: string;
+  private readonly tail: string;
 
-  /** `bytes`: the envelope without the request id, which goes in at `idAt`. */
   private constructor(bytes: Buffer, idAt: number) {
-    this.held = heldEnvelope(bytes, idAt);
+    this.head = bytes.toString('latin1', 0, idAt);
+    this.tail = bytes.toString('latin1', idAt);
   }
 
   /** `{"data":[item],"meta":{"request_id":…}}`, `itemJson` being the item's JSON text. */
   static item(itemJson: string): EnvelopeBytes {
-    const bytes = ownUtf8([ITEM_HEAD, itemJson, ITEM_TAIL, '}}']);
+    const bytes = utf8Of([ITEM_HEAD, itemJson, ITEM_TAIL, '}}']);
     return new EnvelopeBytes(bytes, bytes.length - 2);
   }
 
@@ -89,7 +81,7 @@ export class EnvelopeBytes {
     const parts: Array<string | Uint8Array> = [ITEM_HEAD];
     items.forEach((item, i) => {
       if (i > 0) parts.push(',');
-      parts.push(typeof item === 'string' ? item : item.itemPart());
+      parts.push(typeof item === 'string' ? item : item.itemBytes());
     });
     parts.push(ITEM_TAIL);
     const idAt = utf8Length(parts);
@@ -97,49 +89,25 @@ export class EnvelopeBytes {
       `,"page":${fields.page},"per_page":${fields.per_page},` +
         `"total_results":${fields.total_results},"total_pages":${fields.total_pages}}}`,
     );
-    return new EnvelopeBytes(ownUtf8(parts), idAt);
+    return new EnvelopeBytes(utf8Of(parts), idAt);
   }
 
   /** Its length in UTF-8 bytes without a request id: what a cache holds. */
   get byteLength(): number {
-    return this.held.kind === 'text' ? this.held.byteLength : this.held.bytes.length;
+    return this.head.length + this.tail.length;
   }
 
-  /** The item of an envelope `item` made: its JSON text, or its UTF-8 bytes (a view, not a copy). */
-  itemPart(): string | Uint8Array {
-    const held = this.held;
-    if (held.kind === 'text') return held.head.slice(ITEM_HEAD.length, held.head.length - ITEM_TAIL.length);
-    return held.bytes.subarray(ITEM_HEAD.length, held.idAt - ITEM_TAIL.length);
+  /** The item of an envelope `item` made, as UTF-8 bytes. */
+  itemBytes(): Uint8Array {
+    return Buffer.from(this.head.slice(ITEM_HEAD.length, this.head.length - ITEM_TAIL.length), 'latin1');
   }
 
-  /**
-   * The whole answer to one request: the envelope with the request's id. Bytes are a plain
-   * `Uint8Array`, not a Buffer: Nest tells a returned object from a stream by stringifying its
-   * class's source (`isPlainObject`), which Buffer's is long enough to cost ~1.4 µs per answer (a
-   * lookup's profile).
-   */
-  withRequestId(requestId: string): CachedAnswer {
+  /** The whole answer to one request: the envelope with the request's id. */
+  withRequestId(requestId: string): ByteString {
     const id = JSON.stringify(requestId);
-    const idLength = Buffer.byteLength(id);
-    const held = this.held;
-    if (held.kind === 'text') return new TextAnswer(held.head + id + held.tail, held.byteLength + idLength);
-    const answer = Buffer.allocUnsafe(held.bytes.length + idLength);
-    held.bytes.copy(answer, 0, 0, held.idAt);
-    answer.write(id, held.idAt);
-    held.bytes.copy(answer, held.idAt + idLength, held.idAt);
-    return new Uint8Array(answer.buffer, answer.byteOffset, answer.length);
+    const idBytes = PRINTABLE_ASCII.test(id) ? id : Buffer.from(id, 'utf8').toString('latin1');
+    return new ByteString(this.head + idBytes + this.tail);
   }
-}
-
-/** The form an envelope is held in: text where `TEXT_ANSWER_MAX_BYTES` says, otherwise its bytes. */
-function heldEnvelope(bytes: Buffer, idAt: number): HeldEnvelope {
-  if (bytes.length <= TEXT_ANSWER_MAX_BYTES) {
-    const head = bytes.toString('utf8', 0, idAt);
-    const tail = bytes.toString('utf8', idAt);
-    if (isOneByteText(head) && isOneByteText(tail))
-      return { kind: 'text', head, tail, byteLength: bytes.length };
-  }
-  return { kind: 'bytes', bytes, idAt };
 }
 
 function utf8Length(parts: ReadonlyArray<string | Uint8Array>): number {
@@ -148,12 +116,9 @@ function utf8Length(parts: ReadonlyArray<string | Uint8Array>): number {
   return length;
 }
 
-/**
- * Parts as one run of UTF-8 bytes in a buffer of their own (not a slice of Node's shared pool, which
- * a kept answer would hold whole).
- */
-function ownUtf8(parts: ReadonlyArray<string | Uint8Array>): Buffer {
-  const bytes = Buffer.from(new ArrayBuffer(utf8Length(parts)));
+/** Parts as one run of UTF-8 bytes. */
+function utf8Of(parts: ReadonlyArray<string | Uint8Array>): Buffer {
+  const bytes = Buffer.allocUnsafe(utf8Length(parts));
   let at = 0;
   for (const part of parts) {
     if (typeof part === 'string') at += bytes.write(part, at);

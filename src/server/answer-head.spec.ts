@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { type IncomingMessage, createServer } from 'node:http';
 import request from 'supertest';
+import { ByteString } from '../common/envelope';
 import { endAnswer, holdAnswerHeaders, setAnswerHeader } from './answer-head';
 
 const BODY = Buffer.from('{"data":[]}');
@@ -30,7 +31,7 @@ describe('answer headers', () => {
       setAnswerHeader(res, 'X-Request-Id', 'r-1');
       // Set again in another case: it keeps its place and takes the new value and name, as setHeader does.
       setAnswerHeader(res, 'cache-control', 'private, max-age=0, must-revalidate');
-      endAnswer(res, 203, BODY, BODY.length);
+      endAnswer(res, 203, BODY);
       namesLeftInNodesList = res.getHeaderNames();
     });
     const res = await request(app).get('/').expect(203);
@@ -43,11 +44,11 @@ describe('answer headers', () => {
     expect(namesLeftInNodesList).toEqual([]);
   });
 
-  it('writes a text answer as UTF-8 with the byte length it is given, in the same one head', async () => {
+  it("writes a byte string's bytes, one a character, with their length in the same one head", async () => {
     const text = '{"data":[{"title":"Amélie — 東京"}]}';
     const app = holdingApp((_req, res) => {
       setAnswerHeader(res, 'X-Request-Id', 'r-7');
-      endAnswer(res, 200, text, Buffer.byteLength(text));
+      endAnswer(res, 200, new ByteString(Buffer.from(text, 'utf8').toString('latin1')));
     });
     const res = await request(app).get('/').buffer(true).expect(200);
     expect(writtenNames(res)).toEqual(['X-Request-Id', 'Content-Length']);
@@ -87,7 +88,7 @@ describe('answer headers', () => {
     const app = holdingApp((_req, res) => {
       setAnswerHeader(res, 'ETag', '"v1"');
       res.removeHeader('ETag');
-      endAnswer(res, 200, BODY, BODY.length);
+      endAnswer(res, 200, BODY);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers.etag).toBeUndefined();
@@ -98,7 +99,7 @@ describe('answer headers', () => {
     const app = holdingApp((_req, res) => {
       res.setHeader('Connection', 'close');
       setAnswerHeader(res, 'X-Request-Id', 'r-2');
-      endAnswer(res, 200, BODY, BODY.length);
+      endAnswer(res, 200, BODY);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers.connection).toBe('close');
@@ -119,7 +120,7 @@ describe('answer headers', () => {
     });
     app.get('/', (_req, res) => {
       setAnswerHeader(res, 'X-Request-Id', 'r-6');
-      endAnswer(res, 200, BODY, BODY.length);
+      endAnswer(res, 200, BODY);
     });
     const res = await request(app).get('/').expect(200);
     expect(res.headers['x-response-time']).toBe('1ms');
@@ -132,7 +133,7 @@ describe('answer headers', () => {
     holdAnswerHeaders(app);
     app.head('/', (_req, res) => {
       setAnswerHeader(res, 'X-Request-Id', 'r-3');
-      endAnswer(res, 200, BODY, BODY.length);
+      endAnswer(res, 200, BODY);
     });
     const res = await request(app).head('/').expect(200);
     expect(res.headers['x-request-id']).toBe('r-3');
@@ -143,7 +144,7 @@ describe('answer headers', () => {
   it('refuses a header after the answer was written, as setHeader does', async () => {
     let refusal: unknown;
     const app = holdingApp((_req, res) => {
-      endAnswer(res, 200, BODY, BODY.length);
+      endAnswer(res, 200, BODY);
       try {
         setAnswerHeader(res, 'X-Late', '1');
       } catch (error) {

@@ -1,5 +1,6 @@
 import { type OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import { ByteString } from '../common/envelope';
 
 /**
  * The headers the service's own steps give an answer (security headers, request id, key, limits,
@@ -90,28 +91,23 @@ export function setAnswerHeader(res: ServerResponse, name: string, value: string
 }
 
 /**
- * Sends `body` (`byteLength` UTF-8 bytes) with `statusCode`: the held headers and its Content-Length
- * written with the status line at once when no header was set any other way, otherwise through
- * `setHeader` as usual.
+ * Sends `body` with `statusCode`: the held headers and its Content-Length written with the status
+ * line at once when no header was set any other way, otherwise through `setHeader` as usual.
  */
-export function endAnswer(
-  res: ServerResponse,
-  statusCode: number,
-  body: Uint8Array | string,
-  byteLength: number,
-): void {
+export function endAnswer(res: ServerResponse, statusCode: number, body: Uint8Array | ByteString): void {
   const holding = res as HoldingResponse;
   const held = holding[HELD];
   if (held !== undefined && nodeGetHeaderNames.call(res).length === 0) {
     holding[HELD] = undefined;
-    held.push('Content-Length', byteLength);
+    held.push('Content-Length', body.byteLength);
     // Through the response's own `writeHead`, so a middleware that wraps it (on-headers) still runs.
     res.writeHead(statusCode, held);
   } else {
     res.statusCode = statusCode;
-    res.setHeader('Content-Length', byteLength);
+    res.setHeader('Content-Length', body.byteLength);
   }
-  res.end(body);
+  if (body instanceof ByteString) res.end(body.bytes, 'latin1');
+  else res.end(body);
 }
 
 function writeHeldHeaders(res: HoldingResponse): void {

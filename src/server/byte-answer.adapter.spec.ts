@@ -2,7 +2,7 @@ import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Conditional, type ConditionalReply, entityTag } from '../common/conditional/conditional-reply';
-import { TextAnswer } from '../common/envelope';
+import { ByteString } from '../common/envelope';
 import { ByteAnswerExpressAdapter } from './byte-answer.adapter';
 
 const TEXT = '{"data":[{"title":"東京物語 Amélie"}],"meta":{"request_id":"r"}}';
@@ -19,9 +19,9 @@ class SampleController {
     return reply.json({ version: 'v1', value: TEXT }, (text) => text);
   }
 
-  @Get('text-answer')
-  textAnswer() {
-    return new TextAnswer(TEXT, Buffer.byteLength(TEXT));
+  @Get('byte-string')
+  byteString() {
+    return new ByteString(Buffer.from(TEXT, 'utf8').toString('latin1'));
   }
 
   @Get('object')
@@ -60,11 +60,11 @@ describe('ByteAnswerExpressAdapter', () => {
     expect(Number(bytes.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
   });
 
-  it('sends a text answer as UTF-8 with the byte length it carries', async () => {
-    const res = await get('/text-answer').buffer(true).expect(200);
+  it("sends a byte string's bytes, one a character, with their length", async () => {
+    const res = await get('/byte-string').buffer(true).expect(200);
     expect(res.text).toBe(TEXT);
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
-    const head = await request(app.getHttpServer()).head('/text-answer').expect(200);
+    const head = await request(app.getHttpServer()).head('/byte-string').expect(200);
     expect(head.text).toBeUndefined();
     expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
   });

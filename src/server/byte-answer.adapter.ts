@@ -1,10 +1,10 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
 import { endAnswer, holdAnswerHeaders } from './answer-head';
-import { TextAnswer } from '../common/envelope';
+import { ByteString } from '../common/envelope';
 
 /**
- * Sends cached answers (`Uint8Array` bytes, `TextAnswer` text) as they are, with their length; Nest's
+ * Sends bytes (`Uint8Array`, a cached answer's `ByteString`) as they are, with their length; Nest's
  * `reply` would serialize them as objects. Written with `end`, not Express's `res.send`: the handler
  * has already set their type and decided freshness (`ConditionalReply`), and Node leaves the body out
  * of a HEAD. Its app's responses hold the service's answer headers until then (`answer-head.ts`).
@@ -16,10 +16,9 @@ export class ByteAnswerExpressAdapter extends ExpressAdapter {
   }
 
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    const status = statusCode ?? response.statusCode;
-    if (body instanceof TextAnswer) endAnswer(response, status, body.text, body.byteLength);
-    else if (body instanceof Uint8Array) endAnswer(response, status, body, body.byteLength);
-    else return super.reply(response, body, statusCode);
+    if (!(body instanceof ByteString || body instanceof Uint8Array))
+      return super.reply(response, body, statusCode);
+    endAnswer(response, statusCode ?? response.statusCode, body);
     return response;
   }
 }

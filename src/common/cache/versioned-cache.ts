@@ -27,14 +27,9 @@ export const ENTRY_OVERHEAD_BYTES = 160;
 /** A character beyond Latin-1: V8 keeps a string without one at one byte a character, else two. */
 const BEYOND_LATIN1 = /[\u0100-\uffff]/;
 
-/** Whether V8 keeps `text` at one byte a character: no character beyond Latin-1. */
-export function isOneByteText(text: string): boolean {
-  return !BEYOND_LATIN1.test(text);
-}
-
 /** The heap a flat string's characters take, as V8 stores it. */
 export function stringBytes(text: string): number {
-  return isOneByteText(text) ? text.length : 2 * text.length;
+  return BEYOND_LATIN1.test(text) ? 2 * text.length : text.length;
 }
 
 /** The weight of a JSON text (or null) under a key. */
@@ -43,14 +38,15 @@ export function textWeight(key: string, text: string | null): number {
 }
 
 /**
- * The objects around a byte array beside its bytes (its holder, view and ArrayBuffer: ~200 B on Node
- * 20 and 24; bench/cache-memory.ts).
+ * The objects around an answer's bytes beside the bytes themselves: ~200 B for a byte array's holder,
+ * view and ArrayBuffer on Node 20 and 24; less for an envelope's holder and its two byte strings
+ * (bench/cache-memory.ts).
  */
 export const BYTE_ARRAY_OVERHEAD_BYTES = 200;
 
 /**
- * The weight of a byte array (or null) under a key: the bytes live outside the heap, but in the
- * process all the same.
+ * The weight of an answer's bytes (or null) under a key: one byte each, held as byte strings in the
+ * heap (`ByteString`) or as a byte array outside it.
  */
 export function bytesWeight(key: string, bytes: { byteLength: number } | null): number {
   return (

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { CachedAnswer, EnvelopeBytes } from '../envelope';
+import type { ByteString, EnvelopeBytes } from '../envelope';
 import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 import { requestOf, responseOf } from '../http-context';
@@ -60,7 +60,7 @@ export class ConditionalReply {
   }
 
   /** A cached envelope with this request's id in `meta`, tagged and sent as `json` does. */
-  envelope(read: Versioned<EnvelopeBytes>): CachedAnswer | undefined {
+  envelope(read: Versioned<EnvelopeBytes>): ByteString | undefined {
     if (this.isFresh(read.version)) return undefined;
     setAnswerHeader(this.res, 'Content-Type', JSON_BYTES_CONTENT_TYPE);
     return read.value.withRequestId(requestIdOf(this.req));
