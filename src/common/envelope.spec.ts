@@ -1,9 +1,12 @@
 import { ByteString, EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
 
-/** The bytes an answer goes out as (each character one byte), checked against the length it claims. */
+/**
+ * The bytes an answer goes out as (`latin1`: each character one byte), checked to be bytes at all (a
+ * character beyond 0xFF would lose its high bits) and against the length it claims.
+ */
 function utf8Of(answer: ByteString): Buffer {
+  expect([...answer.bytes].every((character) => character.charCodeAt(0) <= 0xff)).toBe(true);
   const bytes = Buffer.from(answer.bytes, 'latin1');
-  expect(Buffer.from(bytes.toString('latin1'), 'latin1')).toEqual(bytes);
   expect(bytes.length).toBe(answer.byteLength);
   return bytes;
 }
@@ -47,7 +50,6 @@ describe('envelopes', () => {
       items.map((item) => JSON.stringify(item)),
       fields,
     ).withRequestId(requestId);
-    expect(Buffer.isBuffer(answer)).toBe(false);
     const expected = JSON.stringify({ data: items, meta: { request_id: requestId, ...fields } });
     expect(utf8Of(answer).equals(Buffer.from(expected, 'utf8'))).toBe(true);
   });
@@ -91,9 +93,9 @@ describe('envelopes', () => {
   it('holds any text as its UTF-8 bytes, one byte a character, whatever characters it has', () => {
     for (const item of items) {
       const envelope = EnvelopeBytes.item(JSON.stringify(item));
-      const answer = envelope.withRequestId('r');
-      expect(answer).toBeInstanceOf(ByteString);
-      expect([...answer.bytes].every((character) => character.charCodeAt(0) <= 0xff)).toBe(true);
+      expect(utf8Of(envelope.withRequestId('r')).toString('utf8')).toBe(
+        JSON.stringify({ data: [item], meta: { request_id: 'r' } }),
+      );
       expect(envelope.byteLength).toBe(
         Buffer.byteLength(JSON.stringify({ data: [item], meta: { request_id: '' } })) - 2,
       );

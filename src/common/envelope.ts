@@ -38,7 +38,7 @@ const ITEM_TAIL = '],"meta":{"request_id":';
  * which writes each character as the one byte it holds). Node writes a string answer with its status
  * line and headers in one write, where bytes go out as a two-piece `writev` beside the header text;
  * V8 keeps such a string at one byte a character whatever the text says, so it takes what the bytes
- * did and a cache weighs it exactly (bench/RESULTS.md, the cached lookup).
+ * did and the caches' weighing stays true (bench/RESULTS.md, the cached lookup).
  */
 export class ByteString {
   constructor(readonly bytes: string) {}
