@@ -15,6 +15,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { LOOKUP_HEADERS } from './lookup-headers';
 import { median } from './median';
 
 const { values } = parseArgs({
@@ -28,31 +29,8 @@ const { values } = parseArgs({
   },
 });
 
-/** A cached lookup's headers (as `header-cost.ts`), in `writeHead`'s flat form. */
-const HEADERS = [
-  'Cache-Control',
-  'private, max-age=0, must-revalidate',
-  'Content-Security-Policy',
-  "default-src 'none';frame-ancestors 'none'",
-  'Referrer-Policy',
-  'no-referrer',
-  'X-Content-Type-Options',
-  'nosniff',
-  'Vary',
-  'Authorization',
-  'X-RateLimit-Limit',
-  '1000000',
-  'X-RateLimit-Remaining',
-  '999999',
-  'RateLimit-Policy',
-  '"minute";q=1000000;w=60, "month";q=1000000000;w=2592000',
-  'RateLimit',
-  '"minute";r=999999;t=60, "month";r=999999999;t=237424',
-  'ETag',
-  '"o8_fuq6f9cSS8wbst655B78EIYX"',
-  'Content-Type',
-  'application/json; charset=utf-8',
-];
+/** A cached lookup's headers in `writeHead`'s flat form (its request id is a fixed one). */
+const HEADERS = LOOKUP_HEADERS.flat();
 
 /**
  * The server, run by `node -e` (plain JavaScript, as `node dist/main.js` runs): `/<chars>/<size>`

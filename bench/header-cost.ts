@@ -12,6 +12,7 @@
 import autocannon from 'autocannon';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { LOOKUP_HEADERS } from './lookup-headers';
 import { median } from './median';
 
 const { values } = parseArgs({
@@ -23,22 +24,7 @@ const { values } = parseArgs({
   },
 });
 
-/** The headers of a cached lookup's 200 before Node adds Content-Length, Date and Connection. */
-const CONTRACT_HEADERS: Array<[string, string]> = [
-  ['Cache-Control', 'private, max-age=0, must-revalidate'],
-  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
-  ['Referrer-Policy', 'no-referrer'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Request-Id', 'a634570f-fe40-47bf-88c5-eb0dc271d443'],
-  ['Vary', 'Authorization'],
-  ['X-RateLimit-Limit', '1000000'],
-  ['X-RateLimit-Remaining', '999999'],
-  ['RateLimit-Policy', '"minute";q=1000000;w=60, "month";q=1000000000;w=2592000'],
-  ['RateLimit', '"minute";r=999999;t=60, "month";r=999999999;t=237424'],
-  ['ETag', '"o8_fuq6f9cSS8wbst655B78EIYX"'],
-  ['Content-Type', 'application/json; charset=utf-8'],
-];
-const FLOOR_HEADERS = CONTRACT_HEADERS.filter(([name]) => name === 'Content-Type' || name === 'ETag');
+const FLOOR_HEADERS = LOOKUP_HEADERS.filter(([name]) => name === 'Content-Type' || name === 'ETag');
 
 /** The server, run by `node -e` (plain JavaScript, as `node dist/main.js` runs). */
 const SERVER = `
@@ -60,7 +46,11 @@ interface Server {
   url: string;
 }
 
-function start(label: string, headers: Array<[string, string]>, port: number): Promise<Server> {
+function start(
+  label: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  port: number,
+): Promise<Server> {
   const child = spawn(values.node!, ['-e', SERVER, JSON.stringify(headers), String(port)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -90,7 +80,7 @@ async function main(): Promise<void> {
   const port = Number(values['base-port']);
   const servers = [
     await start('floor headers', FLOOR_HEADERS, port),
-    await start('contract headers', CONTRACT_HEADERS, port + 1),
+    await start('contract headers', LOOKUP_HEADERS, port + 1),
   ];
   const samples: number[][] = [[], []];
   try {
