@@ -1,10 +1,16 @@
 import {
+  ANSWER_OVERHEAD_BYTES,
   CacheBudget,
   ENTRY_OVERHEAD_BYTES,
   SecondMissAdmission,
   VersionedCache,
-  textWeight,
+  bytesWeight,
+  stringBytes,
 } from './versioned-cache';
+
+/** The weigher of these tests' caches of texts: a text (or null) under a key, as V8 stores both. */
+const textWeight = (key: string, text: string | null) =>
+  ENTRY_OVERHEAD_BYTES + stringBytes(key) + (text === null ? 0 : stringBytes(text));
 
 /** The weight of an entry of these tests: a key of one letter and a value of 9. */
 const ENTRY = ENTRY_OVERHEAD_BYTES + 10;
@@ -113,11 +119,21 @@ describe('VersionedCache', () => {
     expect(cache.has('c')).toBe(true);
   });
 
-  it('weighs text as V8 stores it: one byte a character for Latin-1, two for any other', () => {
-    expect(textWeight('k', 'abc')).toBe(ENTRY_OVERHEAD_BYTES + 4);
-    expect(textWeight('k', 'Amélie ÿ')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 8);
-    expect(textWeight('k', 'Tokyo 東京')).toBe(ENTRY_OVERHEAD_BYTES + 1 + 16);
-    expect(textWeight('k', null)).toBe(ENTRY_OVERHEAD_BYTES + 1);
+  it('counts text as V8 stores it: one byte a character for Latin-1, two for any other', () => {
+    expect(stringBytes('abc')).toBe(3);
+    expect(stringBytes('Amélie ÿ')).toBe(8);
+    expect(stringBytes('Tokyo 東京')).toBe(16);
+    expect(stringBytes('')).toBe(0);
+  });
+
+  it('weighs an answer as its key, its bytes and the objects around them; a cached null as its key', () => {
+    expect(bytesWeight('tt1', { byteLength: 500 })).toBe(
+      ENTRY_OVERHEAD_BYTES + 3 + ANSWER_OVERHEAD_BYTES + 500,
+    );
+    expect(bytesWeight('東京', { byteLength: 500 })).toBe(
+      ENTRY_OVERHEAD_BYTES + 4 + ANSWER_OVERHEAD_BYTES + 500,
+    );
+    expect(bytesWeight('tt1', null)).toBe(ENTRY_OVERHEAD_BYTES + 3);
   });
 
   it('peeks only under its own version, without making the entry recent', () => {

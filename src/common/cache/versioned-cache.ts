@@ -32,17 +32,12 @@ export function stringBytes(text: string): number {
   return BEYOND_LATIN1.test(text) ? 2 * text.length : text.length;
 }
 
-/** The weight of a JSON text (or null) under a key. */
-export function textWeight(key: string, text: string | null): number {
-  return ENTRY_OVERHEAD_BYTES + stringBytes(key) + (text === null ? 0 : stringBytes(text));
-}
-
 /**
  * The objects around an answer's bytes beside the bytes themselves: ~200 B for a byte array's holder,
  * view and ArrayBuffer on Node 20 and 24; less for an envelope's holder and its two byte strings
- * (bench/cache-memory.ts).
+ * (bench/cache-memory.ts), so an upper bound for both.
  */
-export const BYTE_ARRAY_OVERHEAD_BYTES = 200;
+export const ANSWER_OVERHEAD_BYTES = 200;
 
 /**
  * The weight of an answer's bytes (or null) under a key: one byte each, held as byte strings in the
@@ -50,9 +45,7 @@ export const BYTE_ARRAY_OVERHEAD_BYTES = 200;
  */
 export function bytesWeight(key: string, bytes: { byteLength: number } | null): number {
   return (
-    ENTRY_OVERHEAD_BYTES +
-    stringBytes(key) +
-    (bytes === null ? 0 : BYTE_ARRAY_OVERHEAD_BYTES + bytes.byteLength)
+    ENTRY_OVERHEAD_BYTES + stringBytes(key) + (bytes === null ? 0 : ANSWER_OVERHEAD_BYTES + bytes.byteLength)
   );
 }
 
