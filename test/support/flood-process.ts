@@ -34,7 +34,7 @@ export class FloodProcess {
     return new FloodProcess(child);
   }
 
-  /** Stops the busy clients, waits for every answer, and returns the flood's statuses. */
+  /** Stops every client, waits for their answers, and returns the flood's statuses. */
   stop(): Promise<FloodCounts> {
     const counts = new Promise<FloodCounts>((resolve, reject) => {
       this.child.once('message', resolve);
