@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error';
 import type { ErrorCode } from '../common/errors/error-catalogue';
+import * as keyFormat from './api-key-format';
 import { hashApiKey } from './api-key-format';
 import { FakeChangeFeed } from '../../test/support/fake-change-feed';
 import {
@@ -157,6 +158,29 @@ describe('ApiKeyDirectory', () => {
     expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
     fake.emit(state(KEY, { disabled: false }));
     expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+  });
+
+  it("hashes a connection's key once while its header stays the same, and answers each request anew", () => {
+    const [other, disabled] = [state(OTHER_KEY), state(KEY, { disabled: true })];
+    fake.emit(other);
+    const hashes = jest.spyOn(keyFormat, 'hashApiKey');
+    const connection = {};
+    expect(directory.authenticate(`Bearer ${KEY}`, connection)).toMatchObject({ id: 'id-k' });
+    expect(directory.authenticate(`Bearer ${KEY}`, connection)).toMatchObject({ id: 'id-k' });
+    expect(hashes).toHaveBeenCalledTimes(1);
+    // The verdict is not kept: a key disabled since is refused on the same connection.
+    fake.emit(disabled);
+    expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`, connection))).toBe('API_KEY_DISABLED');
+    expect(hashes).toHaveBeenCalledTimes(1);
+    // Another key on the connection (a proxy's pooled connection carries many clients) is its own,
+    // and so is a header that is no key at all.
+    expect(directory.authenticate(`Bearer ${OTHER_KEY}`, connection)).toMatchObject({ id: 'id-o' });
+    expect(codeOf(() => directory.authenticate('Basic abc', connection))).toBe('INVALID_API_KEY');
+    expect(codeOf(() => directory.authenticate(undefined, connection))).toBe('MISSING_API_KEY');
+    expect(directory.authenticate(`Bearer ${OTHER_KEY}`, connection)).toMatchObject({ id: 'id-o' });
+    // Another connection with the same header reads and hashes it for itself.
+    expect(directory.authenticate(`Bearer ${OTHER_KEY}`, {})).toMatchObject({ id: 'id-o' });
+    expect(hashes).toHaveBeenCalledTimes(3);
   });
 
   it('keeps serving the keys it knows while the database is down', async () => {
