@@ -113,7 +113,13 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
    */
   private keyHashOf(authorization: string | string[] | undefined, connection: object | undefined): string {
     const last = connection === undefined ? undefined : this.lastKeyOn.get(connection);
-    if (last !== undefined && last.authorization === authorization) return last.keyHash;
+    if (
+      last !== undefined &&
+      typeof authorization === 'string' &&
+      sameSecret(last.authorization, authorization)
+    ) {
+      return last.keyHash;
+    }
     const credentials = readBearerCredentials(authorization);
     if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
     if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
@@ -236,4 +242,16 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
 function policyOf(stored: StoredKey): KeyPolicy {
   if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
   return stored.policy;
+}
+
+/**
+ * Whether two headers carrying keys are the same, in time that does not depend on where they differ:
+ * behind a proxy one connection carries many clients' requests, and one client must not learn another's
+ * key from how long the comparison took. Their lengths are no secret (keys have one length).
+ */
+function sameSecret(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
