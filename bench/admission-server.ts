@@ -12,6 +12,9 @@
  *                      the bearer token looked up in a Map), and the handler taking the request id and
  *                      the request through two custom parameter decorators: the framework's part of the
  *                      service's pipeline, with none of the service's own work
+ *   bare+guards+app-prototypes  bare+guards on an adapter whose server makes requests and responses
+ *                      on the app's prototypes (`AppPrototypesExpressAdapter`, as the service's):
+ *                      the same floor without Express's per-request prototype change
  * Started with `fork()`; answers `{ type: 'stats' }` messages with its RSS, the CPU time it has used
  * and the number of SQL statements its PostgreSQL pool ran (pool "acquire" events: one per statement outside a session).
  */
@@ -49,6 +52,7 @@ import { RouteMetadata, RouteMetadataModule } from '../src/common/routing/route-
 import { loadConfig } from '../src/config/app-config';
 import type { ServerMode } from './server-modes';
 import { LimitsGuard } from '../src/limits/limits.guard';
+import { AppPrototypesExpressAdapter } from '../src/server/app-prototypes.adapter';
 
 type Mode = ServerMode;
 
@@ -197,7 +201,11 @@ const BARE_MODULES = {
   bare: BareModule,
   'bare+throttler': BareThrottlerModule,
   'bare+guards': BareGuardedModule,
+  'bare+guards+app-prototypes': BareGuardedModule,
 } as const;
+
+/** The floors whose bearer token is `FLOOR_KEY`. */
+const KEYED_FLOORS: readonly Mode[] = ['bare+guards', 'bare+guards+app-prototypes'];
 
 function isBare(mode: Mode): mode is keyof typeof BARE_MODULES {
   return mode in BARE_MODULES;
@@ -215,7 +223,12 @@ async function main(): Promise<void> {
   const moduleRef = await builder.compile();
   // The floors on Nest's own adapter: the service's (`createHttpAdapter`) holds answer headers, which
   // costs every header call of a response that does not use it.
-  const adapter = isBare(mode) ? new ExpressAdapter(express()) : createHttpAdapter();
+  const adapter =
+    mode === 'bare+guards+app-prototypes'
+      ? new AppPrototypesExpressAdapter(express())
+      : isBare(mode)
+        ? new ExpressAdapter(express())
+        : createHttpAdapter();
   const app = moduleRef.createNestApplication<NestExpressApplication>(adapter, APP_OPTIONS);
   if (isBare(mode)) {
     app.disable('x-powered-by');
@@ -226,7 +239,7 @@ async function main(): Promise<void> {
   await app.init();
 
   let statements = 0;
-  let key: string | null = mode === 'bare+guards' ? FLOOR_KEY : null;
+  let key: string | null = KEYED_FLOORS.includes(mode) ? FLOOR_KEY : null;
   if (!isBare(mode)) {
     const pool = (app.get(DataSource).driver as PostgresDriver).master as Pool;
     pool.on('acquire', () => statements++);
