@@ -12,11 +12,12 @@
  * The log slows the server tenfold: read the counts, not its speed.
  */
 import autocannon from 'autocannon';
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { stopAdmissionServer } from './admission-process';
 import { cachedRoutePaths, cachedRoutes } from './bench-routes';
 import { FLOOR_MODES, isModeOf } from './server-modes';
 
@@ -64,15 +65,6 @@ function megamorphicMisses(log: string): { misses: number; maps: Set<string>; by
   return { misses, maps, byKey };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((done) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => done());
-    child.send({ type: 'stop' });
-  });
-}
-
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
   const [route] = cachedRoutes(values.route!);
@@ -97,7 +89,7 @@ async function main(): Promise<void> {
     await autocannon({ url, connections: 50, duration: 2, headers });
     const from = statSync(logFile).size;
     const result = await autocannon({ url, connections: 50, duration: Number(values.seconds), headers });
-    await stop(child);
+    await stopAdmissionServer(child);
     const requests = result.requests.total;
     const { misses, maps, byKey } = megamorphicMisses(logFrom(logFile, from));
     const perRequest = (n: number) => Math.round((n / requests) * 100) / 100;
@@ -125,7 +117,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    await stop(child);
+    await stopAdmissionServer(child);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -17,11 +17,12 @@
  * perf map last gave that address (seen as `parseSource` of Node's CJS lexer) with the caller above.
  */
 import autocannon from 'autocannon';
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { stopAdmissionServer } from './admission-process';
 import { cachedRoutePaths, cachedRoutes } from './bench-routes';
 import { FLOOR_MODES, isModeOf } from './server-modes';
 
@@ -110,15 +111,6 @@ function run(command: string, args: string[]): Promise<string> {
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((done) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => done());
-    child.send({ type: 'stop' });
-  });
-}
-
 async function main(): Promise<void> {
   const checkout = resolve(values.checkout!);
   const [route] = cachedRoutes(values.route!);
@@ -199,7 +191,7 @@ async function main(): Promise<void> {
       ),
     );
   } finally {
-    await stop(child);
+    await stopAdmissionServer(child);
     rmSync(dir, { recursive: true, force: true });
     // The symbol map V8 wrote for perf (`perf-<pid>.map` in the system's temporary folder).
     rmSync(join(tmpdir(), `perf-${child.pid}.map`), { force: true });
