@@ -12,12 +12,12 @@
  * The log slows the server tenfold: read the counts, not its speed.
  */
 import autocannon from 'autocannon';
-import { execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopAdmissionServer } from './admission-process';
+import { startAdmissionServer, stopAdmissionServer } from './admission-process';
 import { cachedRoutePaths, cachedRoutes } from './bench-routes';
 import { FLOOR_MODES, isModeOf } from './server-modes';
 
@@ -72,17 +72,16 @@ async function main(): Promise<void> {
   const path = values.server === 'full' ? (await cachedRoutePaths(DATABASE_URL))[route] : '/bare';
   const dir = mkdtempSync(join(tmpdir(), 'ic-misses-'));
   const logFile = join(dir, 'ic.log');
-  const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
-    execPath: values.node,
+  const { child, ready } = startAdmissionServer({
+    checkout,
+    mode: values.server!,
+    port: values.port!,
+    node: values.node!,
     execArgv: ['--log-ic', `--logfile=${logFile}`, '--no-logfile-per-isolate'],
-    env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    databaseUrl: DATABASE_URL,
   });
   try {
-    const key = await new Promise<string>((done, fail) => {
-      child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-      child.on('message', (m: { type: string; key: string }) => m.type === 'ready' && done(m.key));
-    });
+    const key = await ready;
     const url = `http://127.0.0.1:${values.port}${path}`;
     const headers = { authorization: `Bearer ${key}` };
     // Warm: the caches filled and the sites past their first states.

@@ -17,12 +17,12 @@
  * perf map last gave that address (seen as `parseSource` of Node's CJS lexer) with the caller above.
  */
 import autocannon from 'autocannon';
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopAdmissionServer } from './admission-process';
+import { startAdmissionServer, stopAdmissionServer } from './admission-process';
 import { cachedRoutePaths, cachedRoutes } from './bench-routes';
 import { FLOOR_MODES, isModeOf } from './server-modes';
 
@@ -119,18 +119,17 @@ async function main(): Promise<void> {
   const path = values.server === 'full' ? (await cachedRoutePaths(DATABASE_URL))[route] : '/bare';
   const dir = mkdtempSync(join(tmpdir(), 'perf-profile-'));
   // In the temporary folder: with the perf map, V8 writes its isolate log to the working directory.
-  const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [values.server!, values.port!], {
-    cwd: dir,
-    execPath: values.node,
+  const { child, ready } = startAdmissionServer({
+    checkout,
+    mode: values.server!,
+    port: values.port!,
+    node: values.node!,
     execArgv: ['--perf-basic-prof-only-functions'],
-    env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    databaseUrl: DATABASE_URL,
+    cwd: dir,
   });
   try {
-    const key = await new Promise<string>((done, fail) => {
-      child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-      child.on('message', (m: { type: string; key: string }) => m.type === 'ready' && done(m.key));
-    });
+    const key = await ready;
     const url = `http://127.0.0.1:${values.port}${path}`;
     const headers = { authorization: `Bearer ${key}` };
     await autocannon({ url, connections: 1, amount: 2, headers });
