@@ -222,7 +222,8 @@ async function main(): Promise<void> {
     builder = builder.overrideProvider(LimitsGuard).useValue({ canActivate: () => true });
   const moduleRef = await builder.compile();
   // The floors on Nest's own adapter: the service's (`createHttpAdapter`) holds answer headers, which
-  // costs every header call of a response that does not use it.
+  // costs every header call of a response that does not use it. One floor takes only the service's
+  // way of making requests and responses (`AppPrototypesExpressAdapter`), to compare on equal terms.
   const adapter =
     mode === 'bare+guards+app-prototypes'
       ? new AppPrototypesExpressAdapter(express())
