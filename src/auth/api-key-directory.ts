@@ -53,12 +53,6 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private observedMarker: KeysMarker | null = null;
   private lastMarkerSentAt = Number.NEGATIVE_INFINITY;
   private appliedMarker: KeysMarker | null = null;
-  /**
-   * Per connection, its last well-formed Authorization header and that key's hash, for as long as
-   * the connection lives: what its own requests carried, never shared with another connection.
-   */
-  private readonly lastKeyOn = new WeakMap<object, { authorization: string; keyHash: string }>();
-
   constructor(
     private readonly apiKeys: ApiKeyService,
     private readonly feed: ChangeFeed = new NoChangeFeed(),
@@ -91,13 +85,14 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   /**
    * The key policy for an Authorization header, or the contract's 401/403 error. A known key is
    * answered from memory, synchronously; a well-formed unknown one after the next miss re-read.
-   * Given the request's connection, the header its request before carried is not read or hashed again.
+   * Only the key's hash is kept: the header itself is never stored.
    */
-  authenticate(
-    authorization: string | string[] | undefined,
-    connection?: object,
-  ): KeyPolicy | Promise<KeyPolicy> {
-    const keyHash = this.keyHashOf(authorization, connection);
+  authenticate(authorization: string | string[] | undefined): KeyPolicy | Promise<KeyPolicy> {
+    const credentials = readBearerCredentials(authorization);
+    if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
+    if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
+    // The map is keyed by SHA-256 of 256-bit secrets: timing reveals nothing usable about a key.
+    const keyHash = hashApiKey(credentials.key);
     const stored = this.byHash.get(keyHash);
     if (stored) return policyOf(stored);
     return this.awaitMissReread().then(() => {
@@ -105,29 +100,6 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
       if (!created) throw new ApiError('INVALID_API_KEY');
       return policyOf(created);
     });
-  }
-
-  /**
-   * The hash of the header's key; the connection's last one when the header is the same as on its
-   * request before (a kept-alive client sends the same each time), without reading or hashing it again.
-   */
-  private keyHashOf(authorization: string | string[] | undefined, connection: object | undefined): string {
-    const last = connection === undefined ? undefined : this.lastKeyOn.get(connection);
-    if (
-      last !== undefined &&
-      typeof authorization === 'string' &&
-      sameSecret(last.authorization, authorization)
-    ) {
-      return last.keyHash;
-    }
-    const credentials = readBearerCredentials(authorization);
-    if (credentials.kind === 'missing') throw new ApiError('MISSING_API_KEY');
-    if (credentials.kind === 'invalid') throw new ApiError('INVALID_API_KEY');
-    // The map is keyed by SHA-256 of 256-bit secrets: timing reveals nothing usable about a key.
-    const keyHash = hashApiKey(credentials.key);
-    if (connection !== undefined)
-      this.lastKeyOn.set(connection, { authorization: authorization as string, keyHash });
-    return keyHash;
   }
 
   /**
@@ -242,16 +214,4 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
 function policyOf(stored: StoredKey): KeyPolicy {
   if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
   return stored.policy;
-}
-
-/**
- * Whether two headers carrying keys are the same, in time that does not depend on where they differ:
- * behind a proxy one connection carries many clients' requests, and one client must not learn another's
- * key from how long the comparison took. Their lengths are no secret (keys have one length).
- */
-function sameSecret(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }

@@ -23,7 +23,7 @@ export class ApiKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (isPublicRoute(this.reflector, context)) return true;
     const req = requestOf(context);
-    const key = this.directory.authenticate(req.headers.authorization, req.socket);
+    const key = this.directory.authenticate(req.headers.authorization);
     // A known key is answered synchronously; only an unknown one waits for the directory's re-read.
     if (key instanceof Promise) return key.then((found) => this.accept(context, req, found));
     return this.accept(context, req, key);
