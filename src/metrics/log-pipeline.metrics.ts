@@ -8,7 +8,7 @@ export class LogPipelineMetrics {
   constructor(registry: Registry) {
     new Counter({
       name: 'log_lines_dropped_total',
-      help: 'Log lines dropped because stdout took nothing while the log buffer (8 MB) was full',
+      help: 'Log lines dropped because the log buffer (8 MB) was full: stdout was not taking lines',
       registers: [registry],
       collect() {
         this.reset();

@@ -36,7 +36,7 @@ describe('StdoutLog', () => {
       expect(written[written.length - 1]).toMatchObject({
         level: 40,
         dropped_lines: dropped,
-        msg: `${dropped} log lines dropped: stdout took nothing while 300 bytes of lines waited`,
+        msg: `${dropped} log lines dropped: the log buffer (300 bytes) was full, stdout was not taking lines`,
       });
       // Reported once: a later drain adds nothing.
       logger.info('after');

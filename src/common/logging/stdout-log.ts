@@ -46,7 +46,7 @@ export class StdoutLog {
     const level = reporter.isLevelEnabled('warn') ? 'warn' : 'error';
     reporter[level](
       { dropped_lines: dropped },
-      `${dropped} log lines dropped: stdout took nothing while ${budget(this.budgetBytes)} of lines waited`,
+      `${dropped} log lines dropped: the log buffer (${budget(this.budgetBytes)}) was full, stdout was not taking lines`,
     );
   }
 }
