@@ -15,6 +15,7 @@ import { ChangeFeedMetrics } from './change-feed.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HealthMetrics } from './health.metrics';
+import { LogPipelineMetrics } from './log-pipeline.metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
@@ -54,6 +55,7 @@ export class MetricsModule implements NestModule {
         ChangeFeedMetrics,
         TlsCertificateMetrics,
         HealthMetrics,
+        LogPipelineMetrics,
         MetricsServer,
       ],
     };

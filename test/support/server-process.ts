@@ -1,11 +1,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { join } from 'node:path';
 import { sleep } from './timing';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
-/** The V8 limits the container image runs the server with (Dockerfile's CMD). */
-export const CONTAINER_NODE_ARGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
+
+/**
+ * The node options of the image's server: its exec-form `CMD ["node", …options, "dist/main.js"]`
+ * (the unindented CMD; the HEALTHCHECK's is indented), so a test never runs a stale copy of them.
+ */
+export function dockerfileNodeArgs(dockerfile: string): string[] {
+  const cmd = /^CMD (\[.*\])\s*$/m.exec(dockerfile);
+  if (cmd === null) throw new Error('the Dockerfile has no exec-form CMD line');
+  const argv = JSON.parse(cmd[1]) as string[];
+  if (argv[0] !== 'node' || argv[argv.length - 1] !== 'dist/main.js') {
+    throw new Error(`the Dockerfile's CMD is not node … dist/main.js: ${cmd[1]}`);
+  }
+  return argv.slice(1, -1);
+}
+
+/** The V8 limits the container image runs the server with, read from the Dockerfile's CMD. */
+export const CONTAINER_NODE_ARGS = dockerfileNodeArgs(
+  readFileSync(join(__dirname, '..', '..', 'Dockerfile'), 'utf8'),
+);
 /** The grace period of servers a test starts, unless it sets its own (the default is 5 s). */
 export const TEST_SHUTDOWN_GRACE_MS = 200;
 
@@ -69,6 +87,19 @@ export class ServerProcess {
 
   logs(): string {
     return this.output;
+  }
+
+  /**
+   * Stops reading the server's stdout, as a stalled log agent does: once this side's stream buffer
+   * and the pipe's are full, every write of the server blocks or waits.
+   */
+  pauseStdout(): void {
+    this.child.stdout?.pause();
+  }
+
+  /** Reads the server's stdout again (into `logs()`). */
+  resumeStdout(): void {
+    this.child.stdout?.resume();
   }
 
   /** A GET on its own connection unless an agent is given; rejects on a socket error. */

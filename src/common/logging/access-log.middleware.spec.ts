@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { ApiError } from '../errors/api-error';
 import { assignRequestId } from '../request-id/request-id';
 import { recordResponseError } from '../errors/response-error-code';
-import { REDACTED } from './redact-url';
+import { LOGGED_URL_MAX, REDACTED } from './redact-url';
 import { accessLog } from './access-log.middleware';
 
 /** A server whose every request gets its id, passes the access log, then `respond`; the lines written. */
@@ -69,6 +69,24 @@ describe('accessLog', () => {
     });
     expect(typeof app.lines[0].responseTime).toBe('number');
     expect(JSON.stringify(app.lines)).not.toContain('mov_live_x');
+  });
+
+  it('cuts a long URL at LOGGED_URL_MAX characters and logs its length as received', async () => {
+    const app = await serve('info', (res) => res.writeHead(404).end('{}'));
+    server = app.server;
+    const path = `/v1/titles/tt${'1'.repeat(12_000)}`;
+    await get(app.port, path);
+    await get(app.port, '/v1/titles/tt1');
+    await settle();
+    expect(app.lines).toHaveLength(2);
+    expect(app.lines[0].req).toEqual({
+      id: expect.any(String),
+      method: 'GET',
+      url: path.slice(0, LOGGED_URL_MAX),
+      remoteAddress: '127.0.0.1',
+      url_length: path.length,
+    });
+    expect(app.lines[1].req).not.toHaveProperty('url_length');
   });
 
   it('logs a 5xx answer at error level, and still does when info lines are off', async () => {

@@ -3,14 +3,22 @@ import type { Logger } from 'pino';
 import { responseErrorExpected } from '../errors/response-error-code';
 import { requestIdOf } from '../request-id/request-id';
 import { requestTraceId } from './request-trace';
-import { redactUrl } from './redact-url';
+import { LOGGED_URL_MAX, loggedUrl } from './redact-url';
 
 /** Express adds `ip`: the client address it settles on under the `trust proxy` setting. */
 type Request = IncomingMessage & { originalUrl?: string; ip?: string };
 
 /** What one access line says about its request (its fields, without pino's own). */
 export interface AccessLine {
-  req: { id: string; method: string | undefined; url: string; remoteAddress: string | undefined };
+  req: {
+    id: string;
+    method: string | undefined;
+    /** Redacted, and cut at `LOGGED_URL_MAX` characters. */
+    url: string;
+    remoteAddress: string | undefined;
+    /** The length of the URL as received, when longer than `LOGGED_URL_MAX`. */
+    url_length?: number;
+  };
   res: { statusCode: number };
   responseTime: number;
   /** The request's trace, with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT). */
@@ -34,7 +42,8 @@ type Noted = ServerResponse & { [ARRIVAL]?: Arrival };
 
 /**
  * One JSON line per request once answered (`request completed`; `request errored` for a 5xx not
- * given on purpose) or abandoned (`request aborted`), with credentials redacted from the URL.
+ * given on purpose) or abandoned (`request aborted`), with credentials redacted from the URL and the
+ * URL cut at `LOGGED_URL_MAX` characters (the received length in `url_length` when longer).
  */
 export function accessLog(logger: Logger) {
   // A response emits 'close' once: after 'finish' when it was sent, or alone when the connection
@@ -45,16 +54,18 @@ export function accessLog(logger: Logger) {
     const level = failed(this) ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const { req } = arrival;
+    const url = req.originalUrl ?? req.url ?? '';
     const line: AccessLine = {
       req: {
         id: arrival.id,
         method: req.method,
-        url: redactUrl(req.originalUrl ?? req.url ?? ''),
+        url: loggedUrl(url),
         remoteAddress: req.ip ?? arrival.peerAddress,
       },
       res: { statusCode: this.statusCode },
       responseTime: Date.now() - arrival.started,
     };
+    if (url.length > LOGGED_URL_MAX) line.req.url_length = url.length;
     const traceId = requestTraceId(req);
     if (traceId !== undefined) line.trace_id = traceId;
     logger[level](line, accessMessage(this));

@@ -2,18 +2,26 @@ import type { Params } from 'nestjs-pino';
 import { type Logger, pino, stdSerializers } from 'pino';
 import type { AppConfig } from '../../config/app-config';
 import { redactKeys } from './key-redaction';
+import { stdoutLog } from './stdout-log';
 
 /**
  * The one pino logger. Request headers are never logged, and key-shaped text in any encoding is
- * replaced in every written line (`redactKeys`). docs/operations.md, Logs and secrets.
+ * replaced in every written line (`redactKeys`). docs/operations.md, Logs and secrets. It writes to
+ * stdout through a bounded buffer (`stdoutLog`): a stalled reader costs dropped lines, not memory.
  */
 export function rootLogger(config: Pick<AppConfig, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
-    serializers: { err: serializeError },
-    hooks: { streamWrite: redactKeys },
-  });
+  const stdout = stdoutLog();
+  const logger = pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+      serializers: { err: serializeError },
+      hooks: { streamWrite: redactKeys },
+    },
+    stdout.destination,
+  );
+  stdout.reportThrough(logger);
+  return logger;
 }
 
 /**

@@ -39,3 +39,21 @@ function parameterName(raw: string): string {
     return raw;
   }
 }
+
+/** The longest URL an access line carries (characters); a longer one is cut, its length logged beside. */
+export const LOGGED_URL_MAX = 1024;
+
+/**
+ * The URL as logged, at most `LOGGED_URL_MAX` characters: redacted whole first, then cut, so a key
+ * that runs past the cut is already `[REDACTED]` and no prefix of it can be left (a cut `[REDACTED]`
+ * shows no key).
+ */
+export function loggedUrl(url: string): string {
+  const redacted = redactUrl(url);
+  if (redacted.length <= LOGGED_URL_MAX) return redacted;
+  // Never half a surrogate pair at the cut.
+  const end = isHighSurrogate(redacted.charCodeAt(LOGGED_URL_MAX - 1)) ? LOGGED_URL_MAX - 1 : LOGGED_URL_MAX;
+  return redacted.slice(0, end);
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
