@@ -4,6 +4,7 @@ import { TitleSourceHash1763730000000 } from './1763730000000-TitleSourceHash';
 import { SearchTables1763740000000 } from './1763740000000-SearchTables';
 import { AllowanceCounters1763750000000 } from './1763750000000-AllowanceCounters';
 import { SearchWordSets1763760000000 } from './1763760000000-SearchWordSets';
+import { CatalogLoadNumber1763770000000 } from './1763770000000-CatalogLoadNumber';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   SearchTables1763740000000,
   AllowanceCounters1763750000000,
   SearchWordSets1763760000000,
+  CatalogLoadNumber1763770000000,
 ];

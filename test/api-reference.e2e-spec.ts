@@ -25,7 +25,7 @@ const directives = (res: Response) =>
       }),
   );
 
-describe('the API reference at /docs and the signpost at /', () => {
+describe('the API reference at /docs, and / naming it', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -34,32 +34,42 @@ describe('the API reference at /docs and the signpost at /', () => {
   afterAll(() => t.close());
 
   describe('GET /', () => {
-    it('names /docs, /openapi.json and /health in the envelope, JSON, public, with the strict policy', async () => {
-      const res = await t.http().get('/').expect(200);
+    it('answers 404 ROUTE_NOT_FOUND naming /docs and /openapi.json, in the message and the Link header', async () => {
+      const res = await t.http().get('/').expect(404);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(res.body).toEqual({
-        data: [
-          expect.objectContaining({ rel: 'service-doc', href: '/docs', type: 'text/html' }),
-          expect.objectContaining({ rel: 'service-desc', href: '/openapi.json', type: 'application/json' }),
-          expect.objectContaining({ rel: 'status', href: '/health', type: 'application/json' }),
-        ],
-        meta: { request_id: res.headers['x-request-id'] },
+        error: {
+          code: 'ROUTE_NOT_FOUND',
+          message: expect.stringMatching(/^The requested route was not found\. .*\/docs.*\/openapi\.json/),
+          request_id: res.headers['x-request-id'],
+        },
       });
       expect(res.headers['x-request-id']).toMatch(UUID);
-      expect(res.headers['content-security-policy']).toBe(API_POLICY);
-      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
-      for (const { href } of res.body.data) await t.http().get(href).expect(200);
+      expect(res.headers.link).toBe(
+        '</docs>; rel="service-doc"; type="text/html", </openapi.json>; rel="service-desc"; type="application/json"',
+      );
+      // Every other unknown route's headers, and the Link only.
+      const other = await t.http().get('/nope').expect(404);
+      const names = (r: Response) => Object.keys(r.headers).filter((name) => name !== 'content-length');
+      expect(names(res).sort()).toEqual([...names(other), 'link'].sort());
+      for (const name of names(other)) {
+        if (!['x-request-id', 'date'].includes(name)) expect(res.headers[name]).toBe(other.headers[name]);
+      }
+      for (const href of ['/docs', '/openapi.json']) await t.http().get(href).expect(200);
     });
 
-    it('answers HEAD without a body, and any other method 404 ROUTE_NOT_FOUND saying only GET and HEAD exist', async () => {
-      const head = await t.http().head('/').expect(200);
+    it('answers HEAD 404 with the Link and no body, and any other method 404 saying only GET and HEAD exist', async () => {
+      const head = await t.http().head('/').expect(404);
       expect(head.text).toBeUndefined();
+      expect(head.headers.link).toContain('rel="service-doc"');
       const post = await t.http().post('/').expect(404);
       expect(post.body.error).toEqual({
         code: 'ROUTE_NOT_FOUND',
-        message: 'The requested route was not found. / answers GET and HEAD only: the API is read-only.',
+        message:
+          'The requested route was not found. The API is read-only: every route answers GET and HEAD only.',
         request_id: post.headers['x-request-id'],
       });
+      expect(post.headers.link).toBeUndefined();
     });
   });
 

@@ -86,10 +86,12 @@ describe('conditional requests', () => {
     }
     const title = await t.get('/v1/titles/tt0111161').expect(200);
     expect(title.body.data[0].title).toBe('The Shawshank Redemption (Remastered)');
-    // The same catalog loaded again under its first version name gives back its first tags.
+    // The same catalog loaded again under its first version name is another load: tags follow the
+    // load, not its label, so the first tags are answered 200 with new ones.
     await t.writer.replaceCatalog({ titles: FIXTURE_TITLES }, { catalogVersion: 'etag-1' });
     for (const [i, path] of CONDITIONAL.entries()) {
-      await t.get(path).set('If-None-Match', before[i].headers.etag).expect(304);
+      const res = await t.get(path).set('If-None-Match', before[i].headers.etag).expect(200);
+      expect(res.headers.etag).not.toBe(before[i].headers.etag);
     }
   });
 

@@ -255,8 +255,8 @@ function violation(request: FuzzRequest, answer: RawAnswer): string | null {
   }
   if (answer.status === 200) {
     if (!Array.isArray(body.data) || body.meta?.request_id !== id) return 'a 200 without the envelope';
-    // The public 200s: /health (a health record) and / (the signpost's links).
-    const isPublic = body.data[0] !== undefined && ('environment' in body.data[0] || 'rel' in body.data[0]);
+    // The public 200 in the envelope: /health (a health record).
+    const isPublic = body.data[0] !== undefined && 'environment' in body.data[0];
     if (isPublic === rateLimited)
       return `rate-limit headers ${rateLimited ? 'on a public route' : 'missing'}`;
     return null;

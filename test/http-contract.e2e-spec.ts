@@ -14,6 +14,7 @@ describe('HTTP contract: routing, request ids, errors', () => {
 
   it.each([
     ['get', '/nope'],
+    ['get', '/'],
     ['get', '/v2/search'],
     ['post', '/v1/search'],
     ['put', '/health'],

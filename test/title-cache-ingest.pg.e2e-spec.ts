@@ -4,9 +4,9 @@ import { type TestApp, createTestApp } from './support/test-app';
 import { titleRecord } from './support/titles';
 
 /**
- * Title lookups are served from a cache keyed by catalog version. While another process loads a
- * new catalog, every answer is wholly the old or wholly the new title, and its ETag is that
- * catalog's: a tag never names two different answers.
+ * Title lookups are served from a cache keyed by catalog load (version label and load number).
+ * While another process loads a new catalog, every answer is wholly the old or wholly the new
+ * title, and its ETag is that catalog's: a tag never names two different answers.
  */
 describe('cached title lookups while a catalog loads', () => {
   let t: TestApp;

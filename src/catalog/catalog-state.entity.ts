@@ -9,6 +9,10 @@ export class CatalogStateEntity {
   @Column({ name: 'catalog_version', type: 'text', nullable: true })
   catalogVersion!: string | null;
 
+  /** Committed loads so far: with the label, the version caches and ETags are keyed by. */
+  @Column({ name: 'load_number', type: 'bigint', default: 0 })
+  loadNumber!: string;
+
   @Column({ name: 'ingested_at', type: 'timestamptz', nullable: true })
   ingestedAt!: Date | null;
 

@@ -14,7 +14,13 @@ import {
 
 /** A state read (`CatalogStateRepository.read`) of catalog `version`, with the keys' marker when given. */
 const row = (version: string, keysMarker: KeysMarker | null = null) => ({
-  state: { catalogVersion: version, titleCount: 3, ingestedAt: new Date(0), enrichmentComplete: false },
+  state: {
+    catalogVersion: version,
+    loadVersion: `${version}#1`,
+    titleCount: 3,
+    ingestedAt: new Date(0),
+    enrichmentComplete: false,
+  },
   keysMarker,
 });
 

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { KEYS_MARKER_FROM, type KeysMarker } from '../auth/keys-marker';
 import { CatalogReadDatabase } from '../database/catalog-read-database';
+import { LOAD_VERSION_SQL } from '../database/versioned-read';
 import type { SqlExecutor } from '../database/database';
 
-/** What /health reports about the live catalog. */
+/** What /health reports about the live catalog, and the load's version the caches and ETags follow. */
 export interface CatalogState {
   catalogVersion: string | null;
+  /**
+   * The label and the committed load's number (`LOAD_VERSION_SQL`), as the catalog's reads select
+   * it: it changes with every load, the label only when the load names another.
+   */
+  loadVersion: string | null;
   titleCount: number;
   ingestedAt: Date | null;
   enrichmentComplete: boolean;
@@ -17,7 +23,8 @@ export interface StateRead {
   keysMarker: KeysMarker | null;
 }
 
-const STATE_COLUMNS = `catalog_version AS "catalogVersion", title_count AS "titleCount",
+const STATE_COLUMNS = `catalog_version AS "catalogVersion", ${LOAD_VERSION_SQL} AS "loadVersion",
+  title_count AS "titleCount",
   ingested_at AS "ingestedAt", enrichment_complete AS "enrichmentComplete"`;
 const STATE_SQL = `SELECT ${STATE_COLUMNS} FROM catalog_state WHERE id = 1`;
 const STATE_AND_KEYS_MARKER_SQL = `SELECT ${STATE_COLUMNS},

@@ -74,7 +74,7 @@ describe('CatalogService title lookups', () => {
     } as unknown as TitleRepository;
     const read = async () => {
       stateReads++;
-      return { state: { catalogVersion: live.version }, sentAt: Date.now() };
+      return { state: { catalogVersion: live.version, loadVersion: live.version }, sentAt: Date.now() };
     };
     const state = { current: read, noteDemand: () => undefined } as unknown as CatalogStateProvider;
     const search = {

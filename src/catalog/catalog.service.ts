@@ -16,8 +16,8 @@ import { TitleSearchRepository } from './search/title-search.repository';
 import { TitleRepository, type TypeFamily } from './title.repository';
 
 /**
- * The catalog's answers as envelopes of UTF-8 bytes with their catalog version (for the ETag), cached
- * per version (`CatalogCaches`); concurrent misses of one answer share one read.
+ * The catalog's answers as envelopes of UTF-8 bytes with their load's version (label and load number,
+ * for the ETag), cached per load (`CatalogCaches`); concurrent misses of one answer share one read.
  */
 @Injectable()
 export class CatalogService {
@@ -98,7 +98,7 @@ export class CatalogService {
       cache.noteMiss();
       return undefined;
     }
-    cache.useVersion((await this.state.current()).state.catalogVersion);
+    cache.useVersion((await this.state.current()).state.loadVersion);
     return cache.lookup(key);
   }
 
@@ -115,7 +115,7 @@ export class CatalogService {
       const found = await read();
       if (found.version !== null && cache.size > 0 && found.version !== cache.heldVersion) {
         const live = await this.state.current().then(
-          (reading) => reading.state.catalogVersion,
+          (reading) => reading.state.loadVersion,
           () => undefined,
         );
         if (live === found.version) cache.useVersion(live);

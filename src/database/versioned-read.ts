@@ -1,13 +1,23 @@
 import type { Versioned } from '../common/conditional/versioned';
 import type { SqlExecutor } from './database';
 
-/** catalog_state as FROM item `state`: joined in the same statement, rows and version share a snapshot. */
+/**
+ * The version that keys caches and ETags: the catalog's label (`--catalog-version`, or its content
+ * hash) and the number of the load that committed it. Every committed load changes it, also one
+ * under a label already served; null before the first load (no label).
+ */
+export const LOAD_VERSION_SQL = `catalog_version || '#' || load_number`;
+
+/**
+ * catalog_state as FROM item `state`: joined in the same statement, rows and version share a
+ * snapshot. Its `catalog_version` is the load's version (`LOAD_VERSION_SQL`), not the bare label.
+ */
 export function catalogStateFrom(...extraColumns: string[]): string {
-  const columns = ['catalog_version', ...extraColumns].join(', ');
+  const columns = [`${LOAD_VERSION_SQL} AS catalog_version`, ...extraColumns].join(', ');
   return `FROM (SELECT ${columns} FROM catalog_state WHERE id = 1) state`;
 }
 
-/** The version column a statement over `catalogStateFrom()` selects. */
+/** The version column a statement over `catalogStateFrom()` selects: the load's version. */
 export const CATALOG_VERSION = 'state.catalog_version';
 
 /** The version of rows selected with `CATALOG_VERSION` (null: no catalog, or no row). */

@@ -3,7 +3,13 @@ import type { CatalogStateProvider, StateReading } from '../catalog/catalog-stat
 import { CHECK_REUSE_MS, CatalogHealthIndicator } from './catalog.health';
 
 const reading = (version: string, sentAt = Date.now()): StateReading => ({
-  state: { catalogVersion: version, titleCount: 1, ingestedAt: null, enrichmentComplete: false },
+  state: {
+    catalogVersion: version,
+    loadVersion: `${version}#1`,
+    titleCount: 1,
+    ingestedAt: null,
+    enrichmentComplete: false,
+  },
   sentAt,
 });
 

@@ -18,7 +18,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Read-only REST API over a catalog of movie and series titles. Every response is JSON and carries ' +
         'X-Request-Id. Catalog routes (/v1) need an API key as a bearer token and are metered per minute ' +
         'and per month. Every route answers GET and HEAD; any other method, and any other path, is ' +
-        '404 ROUTE_NOT_FOUND with X-Request-Id only and no key needed.',
+        '404 ROUTE_NOT_FOUND with X-Request-Id only and no key needed; GET / as well, with a Link header ' +
+        'naming /docs (service-doc) and /openapi.json (service-desc).',
     )
     .setVersion(API_VERSION)
     // The form clients should use; a server without TLS_CERT_FILE behind no TLS proxy is http://.

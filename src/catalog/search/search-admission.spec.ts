@@ -52,8 +52,18 @@ describe('SearchAdmission', () => {
     await settle();
   };
 
+  /** The injected clock and the (fake) timers move together: nothing else happens meanwhile. */
+  const advance = (ms: number) => {
+    now += ms;
+    jest.advanceTimersByTime(ms);
+  };
+
   beforeEach(() => {
     now = 1_000_000;
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
   });
 
   it('runs at most `concurrency` searches at once and starts the waiting ones in arrival order', async () => {
@@ -153,5 +163,59 @@ describe('SearchAdmission', () => {
     expect(searches.refusals).toEqual([REFUSAL, REFUSAL]);
     expect(admission.waitingCount).toBe(0);
     expect(admission.runningCount).toBe(0);
+  });
+
+  it('refuses a waiting search at its deadline when nothing else happens, with the running one stuck', async () => {
+    const admission = admissionOf(1);
+    await measure(admission, 10);
+    const searches = ask(admission, 2);
+    expect(searches.count()).toBe(1);
+    expect(jest.getTimerCount()).toBe(1);
+    // The running search never finishes and no search arrives: only the timer can refuse the waiting one.
+    advance(MAX_SEARCH_ANSWER_MS - 1);
+    await settle();
+    expect(searches.refusals).toEqual([]);
+    advance(1);
+    await settle();
+    expect(searches.refusals).toEqual([REFUSAL]);
+    expect(admission.waitingCount).toBe(0);
+    expect(admission.runningCount).toBe(1);
+    // No search waits: no timer is left.
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('re-arms the timer for the next waiting search, refusing each at its own deadline', async () => {
+    const admission = admissionOf(1);
+    await measure(admission, 10);
+    const first = ask(admission, 2);
+    advance(300);
+    const second = ask(admission, 1);
+    advance(MAX_SEARCH_ANSWER_MS - 300);
+    await settle();
+    expect([first.refusals.length, second.refusals.length]).toEqual([1, 0]);
+    expect(jest.getTimerCount()).toBe(1);
+    advance(299);
+    await settle();
+    expect(second.refusals).toEqual([]);
+    advance(1);
+    await settle();
+    expect(second.refusals).toEqual([REFUSAL]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('clears the timer when the waiting search starts, and arms none while searches start at once', async () => {
+    const admission = admissionOf(1);
+    await measure(admission, 10);
+    expect(jest.getTimerCount()).toBe(0);
+    const searches = ask(admission, 2);
+    expect(jest.getTimerCount()).toBe(1);
+    advance(500);
+    searches.done[0]!();
+    await settle();
+    expect(searches.count()).toBe(2);
+    expect(jest.getTimerCount()).toBe(0);
+    advance(MAX_SEARCH_ANSWER_MS);
+    await settle();
+    expect(searches.refusals).toEqual([]);
   });
 });

@@ -37,8 +37,8 @@ interface WaitingSearch {
 
 /**
  * At most `concurrency` searches run, the rest wait in order; one that could not be answered within
- * `maxAnswerMs` is refused on arrival, one still waiting after it too (500, logged as a count).
- * See docs/search.md, Search admission.
+ * `maxAnswerMs` is refused on arrival, one still waiting after it too, at that deadline (500, logged
+ * as a count). See docs/search.md, Search admission.
  */
 export class SearchAdmission {
   private readonly logger = new Logger('SearchAdmission');
@@ -52,6 +52,12 @@ export class SearchAdmission {
   private refusedSinceLog = 0;
   private lastLogAt = Number.NEGATIVE_INFINITY;
   private refusedTotal = 0;
+  /**
+   * One timer, for the deadline of the oldest waiting search (`timedHead`): a waiting search is
+   * refused at its deadline even when no search arrives or finishes to notice it.
+   */
+  private headTimer: NodeJS.Timeout | undefined;
+  private timedHead: WaitingSearch | undefined;
 
   constructor(options: SearchAdmissionOptions) {
     this.concurrency = options.concurrency;
@@ -80,9 +86,10 @@ export class SearchAdmission {
     this.refuseOverdue();
     if (this.waiting.length === 0 && this.running < this.concurrency) return this.start();
     if (this.estimatedAnswerMs() > this.maxAnswerMs) throw this.refusal();
-    return new Promise<SearchDone>((start, refuse) =>
-      this.waiting.push({ arrivedAt: this.clock(), start, refuse }),
-    );
+    return new Promise<SearchDone>((start, refuse) => {
+      this.waiting.push({ arrivedAt: this.clock(), start, refuse });
+      this.timeHead();
+    });
   }
 
   /** How long a search arriving now would take to be answered: its wait for a free slot, then its run. */
@@ -110,6 +117,7 @@ export class SearchAdmission {
       while (this.waiting.length > 0 && this.running < this.concurrency) {
         this.waiting.shift()!.start(this.start());
       }
+      this.timeHead();
     };
   }
 
@@ -119,6 +127,29 @@ export class SearchAdmission {
     while (this.waiting.length > 0 && this.waiting[0].arrivedAt <= latestArrival) {
       this.waiting.shift()!.refuse(this.refusal());
     }
+    this.timeHead();
+  }
+
+  /**
+   * Keeps the timer on the oldest waiting search's deadline: re-armed when another search becomes
+   * the oldest, cleared when none waits. Unref'd: a waiting search does not hold the process up.
+   */
+  private timeHead(): void {
+    const head = this.waiting[0];
+    if (head === this.timedHead) return;
+    clearTimeout(this.headTimer);
+    this.headTimer = undefined;
+    this.timedHead = head;
+    if (head === undefined) return;
+    const delay = Math.max(0, Math.ceil(head.arrivedAt + this.maxAnswerMs - this.clock()));
+    this.headTimer = setTimeout(() => {
+      // Forgotten first: a timer that fired a little early (timers and the clock round differently)
+      // is armed again for the same search.
+      this.timedHead = undefined;
+      this.headTimer = undefined;
+      this.refuseOverdue();
+    }, delay);
+    this.headTimer.unref();
   }
 
   private refusal(): ApiError {

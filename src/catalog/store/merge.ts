@@ -64,6 +64,7 @@ export async function mergeStagedTitles(
   const [state] = await tx.query<Omit<CatalogLoadResult, 'inserted' | 'updated' | 'removed'>>(
     `UPDATE catalog_state SET
        catalog_version = coalesce($1, (${CONTENT_VERSION_SQL})),
+       load_number = catalog_state.load_number + 1,
        ingested_at = now(),
        title_count = totals.title_count,
        movie_count = totals.movie_count,

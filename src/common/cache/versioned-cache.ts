@@ -1,7 +1,10 @@
 import type { Versioned } from '../conditional/versioned';
 import { SingleFlight } from './single-flight';
 
-/** A cached answer and the catalog version it was read from. */
+/**
+ * A cached answer and the catalog version it was read from: the load's (label and load number,
+ * `LOAD_VERSION_SQL`), so every committed load changes it.
+ */
 export interface Cached<V> {
   version: string;
   value: V;

@@ -8,7 +8,7 @@ import { requestOf, responseOf } from '../http-context';
 import { setAnswerHeader } from '../../server/answer-head';
 
 /**
- * Strong tag of catalog version and target as sent, no body hashed (`request_id` is not part of the
+ * Strong tag of catalog version (the load's: label and load number) and target as sent, no body hashed (`request_id` is not part of the
  * representation, docs/api.md). One-shot `hash`: a third of a `createHash` object's cost.
  */
 export function entityTag(version: string, target: string): string {

@@ -12,12 +12,13 @@ import { requestIdOf } from '../request-id/request-id';
 import { ApiError } from './api-error';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-catalogue';
 import { recordResponseError } from './response-error-code';
-import { routeNotFoundMessage } from './route-not-found';
+import { routeNotFoundLinks, routeNotFoundMessage } from './route-not-found';
 import { errorEnvelope } from './error-envelope';
 
 /**
  * The only place that writes error bodies: every failure, ours or the framework's, becomes
- * `{ error: { code, message, request_id } }` with the catalogue's status. It writes no header.
+ * `{ error: { code, message, request_id } }` with the catalogue's status. It writes no header but
+ * the `Link` of `/`'s 404, which names the ways in (`routeNotFoundLinks`).
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -41,6 +42,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (res.headersSent) {
       res.end();
       return;
+    }
+    if (error.code === 'ROUTE_NOT_FOUND') {
+      const links = routeNotFoundLinks(req, this.routes?.all());
+      if (links !== undefined) res.setHeader('Link', links);
     }
     res.status(definition.status).json(errorEnvelope(error.code, error.message, requestId));
   }

@@ -1,9 +1,14 @@
 import { ERROR_CATALOGUE } from './error-catalogue';
-import { READ_ONLY_MESSAGE, WRONG_CASE_MESSAGE, routeNotFoundMessage } from './route-not-found';
+import {
+  READ_ONLY_MESSAGE,
+  ROOT_MESSAGE,
+  WRONG_CASE_MESSAGE,
+  routeNotFoundLinks,
+  routeNotFoundMessage,
+} from './route-not-found';
 
 const NOT_FOUND = ERROR_CATALOGUE.ROUTE_NOT_FOUND.message;
 const ROUTES = [
-  '/',
   '/health',
   '/openapi.json',
   '/v1/search',
@@ -61,6 +66,32 @@ describe('routeNotFoundMessage', () => {
     );
     expect(routeNotFoundMessage({ method: 'POST', path: '/nope' }, ROUTES)).toBe(READ_ONLY_MESSAGE);
     expect(READ_ONLY_MESSAGE).toContain('GET and HEAD only');
+  });
+
+  it('answers GET and HEAD of / naming /docs and /openapi.json, in the message and the Link header', () => {
+    for (const method of ['GET', 'HEAD']) {
+      expect(routeNotFoundMessage({ method, path: '/' }, ROUTES)).toBe(ROOT_MESSAGE);
+      expect(routeNotFoundLinks({ method, path: '/' }, ROUTES)).toBe(
+        '</docs>; rel="service-doc"; type="text/html", </openapi.json>; rel="service-desc"; type="application/json"',
+      );
+    }
+    expect(ROOT_MESSAGE).toMatch(new RegExp(`^${NOT_FOUND.replace('.', '\\.')} .*/docs.*/openapi\\.json`));
+  });
+
+  it('gives no Link to other requests, nor names ways in that are not served', () => {
+    for (const request of [
+      { method: 'POST', path: '/' },
+      { method: 'GET', path: '/nope' },
+      { method: 'GET', path: '/v1/search' },
+    ]) {
+      expect(routeNotFoundLinks(request, ROUTES)).toBeUndefined();
+    }
+    expect(routeNotFoundMessage({ method: 'POST', path: '/' }, ROUTES)).toBe(READ_ONLY_MESSAGE);
+    expect(routeNotFoundLinks({ method: 'GET', path: '/' })).toBeUndefined();
+    expect(routeNotFoundMessage({ method: 'GET', path: '/' })).toBe(NOT_FOUND);
+    expect(routeNotFoundLinks({ method: 'GET', path: '/' }, ['/docs'])).toBe(
+      '</docs>; rel="service-doc"; type="text/html"',
+    );
   });
 
   it('never echoes the path', () => {

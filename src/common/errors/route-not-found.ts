@@ -8,6 +8,15 @@ export const WRONG_CASE_MESSAGE = `${NOT_FOUND} Paths are case-sensitive and low
 /** The service is read-only: any other method is an unknown route, whatever the path. */
 export const READ_ONLY_MESSAGE = `${NOT_FOUND} The API is read-only: every route answers GET and HEAD only.`;
 
+/** The two ways in, by RFC 8631 link relation: the reference to read, and the document tools read. */
+const WAYS_IN = [
+  { path: '/docs', rel: 'service-doc', type: 'text/html' },
+  { path: '/openapi.json', rel: 'service-desc', type: 'application/json' },
+] as const;
+
+/** `/` serves nothing (it is no route of the API): its 404 names the ways in. */
+export const ROOT_MESSAGE = `${NOT_FOUND} Nothing is served at /: the API's reference is at /docs, and the same as an OpenAPI document at /openapi.json.`;
+
 /** Where people look for an API's reference, and where this one keeps it. */
 const REFERENCE_ALIASES: Readonly<Record<string, string>> = {
   '/api': '/docs',
@@ -46,6 +55,7 @@ export function routeNotFoundMessage(
       ? READ_ONLY_MESSAGE
       : `${NOT_FOUND} ${described(route)} answers GET and HEAD only: the API is read-only.`;
   }
+  if (path === '/' && waysIn(routes).length === WAYS_IN.length) return ROOT_MESSAGE;
   const wrongCase = path !== undefined && path !== path.toLowerCase();
   const hint = path === undefined ? undefined : closestRoute(path.toLowerCase(), routes);
   if (wrongCase)
@@ -53,6 +63,25 @@ export function routeNotFoundMessage(
   if (hint !== undefined) return `${NOT_FOUND} Did you mean ${hint}?`;
   const listed = ['/docs', '/openapi.json'].filter((route) => routes.includes(route));
   return listed.length === 0 ? NOT_FOUND : `${NOT_FOUND} The routes are listed at ${listed.join(' and ')}.`;
+}
+
+/**
+ * The `Link` header of a GET or HEAD of `/` (RFC 8288), naming the ways in its message names with
+ * their RFC 8631 relations; undefined for any other request, whose 404 carries no `Link`.
+ */
+export function routeNotFoundLinks(
+  request: { method?: string; path?: string },
+  routes: readonly string[] = [],
+): string | undefined {
+  const { method = 'GET', path } = request;
+  if (path !== '/' || (method !== 'GET' && method !== 'HEAD')) return undefined;
+  const links = waysIn(routes).map(({ path, rel, type }) => `<${path}>; rel="${rel}"; type="${type}"`);
+  return links.length === 0 ? undefined : links.join(', ');
+}
+
+/** The ways in that are served. */
+function waysIn(routes: readonly string[]) {
+  return WAYS_IN.filter(({ path }) => routes.includes(path));
 }
 
 /** The route `path` was most likely meant for, as the reference writes it, if one is close. */
