@@ -1,3 +1,5 @@
+import { ROOT_CONTEXT } from '@opentelemetry/api';
+import { TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-node';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,9 @@ const MAIN = join(__dirname, '..', 'dist', 'main.js');
 /** A database span's system (`db.system`, or `db.system.name` in newer conventions). */
 const dbSystem = (span: ReceivedSpan) =>
   String(span.attributes['db.system.name'] ?? span.attributes['db.system']);
+
+/** OTLP's SPAN_KIND_SERVER: a request's own span. */
+const OTLP_SERVER_SPAN = 2;
 
 /** A GET with headers, answered with its status. */
 async function get(url: string, headers: Record<string, string>): Promise<number> {
@@ -134,6 +139,84 @@ describe('OpenTelemetry traces', () => {
       expect(fresh.some((span) => span.name.includes('/health'))).toBe(false);
       const list = fresh.find((span) => span.name === 'GET /v1/movies')!;
       expect(list.parentSpanId ?? '').toBe('');
+    });
+    it('exports no key and no long client text: the URL attributes are redacted and bounded as the log is', async () => {
+      const forgedKey = `mov_live_${randomBytes(32).toString('base64url')}`;
+      const traceId = randomBytes(16).toString('hex');
+      const longId = `tt${'9'.repeat(12_000)}`;
+      const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
+      await get(`${server.url}/v1/movies?limit=2&api_key=${forgedKey}`, {
+        authorization: `Bearer ${key}`,
+        traceparent,
+      });
+      await get(`${server.url}/v1/titles/${longId}/${forgedKey}`, {
+        authorization: `Bearer ${key}`,
+        traceparent,
+      });
+      await eventually(
+        async () => receiver.trace(traceId).filter((span) => span.kind === OTLP_SERVER_SPAN).length === 2,
+        10_000,
+        50,
+      );
+      const exported = JSON.stringify(receiver.trace(traceId));
+      expect(exported).not.toContain(forgedKey);
+      expect(exported).not.toContain(forgedKey.slice(0, 20));
+      const requests = receiver.trace(traceId).filter((span) => span.kind === OTLP_SERVER_SPAN);
+      const query = requests.map((span) => span.attributes['url.query']).find((value) => value !== undefined);
+      expect(query).toMatch(/^limit=2&api_key=\[REDACTED\]$/);
+      const path = requests
+        .map((span) => String(span.attributes['url.path']))
+        .find((value) => value.includes('999'));
+      expect(path!.length).toBeLessThanOrEqual(1_024);
+    });
+  });
+
+  describe('with a sampling ratio and a caller that asks for sampling', () => {
+    const receiver = new OtlpReceiver();
+    let server: RunningServer;
+    const RATIO = 0.5;
+
+    beforeAll(async () => {
+      server = await startServer({
+        ...databaseEnvironment(database),
+        OTEL_EXPORTER_OTLP_ENDPOINT: await receiver.start(),
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: String(RATIO),
+      });
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      await receiver.stop();
+    });
+
+    /** A trace id the configured ratio keeps (or drops), by the SDK's own rule. */
+    function traceIdThatIs(kept: boolean): string {
+      const ratio = new TraceIdRatioBasedSampler(RATIO);
+      for (;;) {
+        const traceId = randomBytes(16).toString('hex');
+        const decision = ratio.shouldSample(ROOT_CONTEXT, traceId).decision;
+        if ((decision !== 0) === kept) return traceId;
+      }
+    }
+
+    it("keeps a caller's sampled trace only when the ratio would have kept it", async () => {
+      const [dropped, kept] = [traceIdThatIs(false), traceIdThatIs(true)];
+      const sampled = (traceId: string) => ({
+        authorization: `Bearer ${key}`,
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      });
+      expect(await get(`${server.url}/v1/movies?limit=2`, sampled(dropped))).toBe(200);
+      expect(await get(`${server.url}/v1/movies?limit=2`, sampled(kept))).toBe(200);
+      // Spans are exported in the order they end: once the later request's trace is in, the
+      // earlier one's would be too.
+      await eventually(
+        async () => receiver.trace(kept).some((span) => span.kind === OTLP_SERVER_SPAN),
+        10_000,
+        50,
+      );
+      expect(receiver.trace(dropped)).toEqual([]);
     });
   });
 
