@@ -1,9 +1,11 @@
 /**
- * What distinct client input costs a replica's memory, against the bound CACHE_BUDGET_MB + 32 MB.
- * The baseline is a warm-up repeating 64 inputs of each kind: the load alone grows V8's heap, and
- * that is not what distinct input retains. Details: bench/README.md.
+ * What distinct client input costs a replica's memory, against the bound CACHE_BUDGET_MB + 32 MB,
+ * as production runs: the image's V8 flags, access lines on (LOG_LEVEL=info) and, unless
+ * --read-stdout, a stdout nobody reads once warm (a stalled log pipeline). The baseline is a warm-up
+ * repeating 64 inputs of each kind: the load alone grows V8's heap, and that is not what distinct
+ * input retains. Details: bench/README.md.
  *
- *   npm run build && npx ts-node --transpile-only bench/input-flood.ts [--requests 100000] [--cache-budget-mb 64]
+ *   npm run build && npx ts-node --transpile-only bench/input-flood.ts [--requests 100000] [--cache-budget-mb 64] [--read-stdout]
  */
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '20000' },
     'cache-budget-mb': { type: 'string', default: '64' },
     kinds: { type: 'string', default: FLOOD_KINDS.join(',') },
+    'read-stdout': { type: 'boolean', default: false },
   },
 });
 const MB = 1024 * 1024;
@@ -36,6 +39,7 @@ const CONCURRENCY: Record<FloodKind, number> = {
   searches: 8,
   'list-pages': 16,
   'unknown-keys': 16,
+  'long-keys': 16,
   'request-ids': 16,
 };
 
@@ -50,7 +54,12 @@ async function main(): Promise<void> {
     const { key } = await seedServedCatalog(database.config);
     server = await ServerProcess.start(
       await freePort(),
-      { DATABASE_URL: database.config.url, CACHE_BUDGET_MB: String(budgetMb), SHUTDOWN_GRACE_MS: '0' },
+      {
+        DATABASE_URL: database.config.url,
+        CACHE_BUDGET_MB: String(budgetMb),
+        SHUTDOWN_GRACE_MS: '0',
+        LOG_LEVEL: 'info',
+      },
       CONTAINER_NODE_ARGS,
     );
     const pid = server.child.pid!;
@@ -67,6 +76,7 @@ async function main(): Promise<void> {
     warm.stop();
     await sleep(1_000);
     const baseline = Math.max(warm.peak, residentBytes(pid)!);
+    if (!values['read-stdout']) server.pauseStdout();
     const resident = watchResident(pid);
     const results: Record<string, unknown> = {};
     for (const kind of kinds) {
@@ -88,6 +98,7 @@ async function main(): Promise<void> {
         date: new Date().toISOString(),
         machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
         cacheBudgetMb: budgetMb,
+        stdout: values['read-stdout'] ? 'read' : 'stalled',
         baselineMb: Math.round(baseline / MB),
         peakMb: Math.round(resident.peak / MB),
         peakGrowthMb: Math.round(growthMb),

@@ -1,5 +1,7 @@
 import { type AddressInfo, type Socket, connect } from 'node:net';
+import { Registry } from 'prom-client';
 import { loadConfig } from '../src/config/app-config';
+import { freePort } from './support/free-port';
 import { rawRequest } from './support/raw-http';
 import { type TestApp, createTestApp } from './support/test-app';
 import { eventually } from './support/timing';
@@ -13,7 +15,10 @@ describe('the connection bound', () => {
   let port: number;
 
   beforeAll(async () => {
-    t = await createTestApp({ server: { ...loadConfig({}).server, maxConnections: MAX_CONNECTIONS } });
+    t = await createTestApp({
+      server: { ...loadConfig({}).server, maxConnections: MAX_CONNECTIONS },
+      metricsPort: await freePort(),
+    });
     await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
   });
@@ -26,11 +31,18 @@ describe('the connection bound', () => {
     });
   const health = 'GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
 
-  it(`refuses connections beyond ${MAX_CONNECTIONS} and serves again once one closes`, async () => {
+  const dropped = async () => {
+    const metric = await t.app.get(Registry).getSingleMetric('http_connections_dropped_total')!.get();
+    return metric.values[0]?.value ?? 0;
+  };
+
+  it(`refuses connections beyond ${MAX_CONNECTIONS}, counts them, and serves again once one closes`, async () => {
     expect((await rawRequest(port, health)).status).toBe(200);
+    expect(await dropped()).toBe(0);
     const idle = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, open));
     try {
       await expect(rawRequest(port, health)).rejects.toThrow('closed without a complete answer');
+      expect(await dropped()).toBe(1);
       idle.pop()?.destroy();
       await eventually(
         () =>

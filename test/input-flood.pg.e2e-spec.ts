@@ -17,6 +17,7 @@ const CONCURRENCY: Record<FloodKind, number> = {
   searches: 8,
   'list-pages': 16,
   'unknown-keys': 16,
+  'long-keys': 16,
   'request-ids': 16,
 };
 
@@ -25,6 +26,7 @@ const EXPECTED_STATUS: Record<FloodKind, number> = {
   searches: 200,
   'list-pages': 200,
   'unknown-keys': 401,
+  'long-keys': 401,
   'request-ids': 200,
 };
 

@@ -12,6 +12,7 @@ import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
 import { ChangeFeedMetrics } from './change-feed.metrics';
+import { ConnectionMetrics } from './connection.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HealthMetrics } from './health.metrics';
@@ -56,6 +57,7 @@ export class MetricsModule implements NestModule {
         TlsCertificateMetrics,
         HealthMetrics,
         LogPipelineMetrics,
+        ConnectionMetrics,
         MetricsServer,
       ],
     };

@@ -7,13 +7,22 @@ import { Agent, request } from 'node:http';
  * per request. Every kind is answered by the contract (404, 200, 401); none may grow the process
  * beyond its caches' byte budget.
  */
-export const FLOOD_KINDS = ['long-ids', 'searches', 'list-pages', 'unknown-keys', 'request-ids'] as const;
+export const FLOOD_KINDS = [
+  'long-ids',
+  'searches',
+  'list-pages',
+  'unknown-keys',
+  'long-keys',
+  'request-ids',
+] as const;
 export type FloodKind = (typeof FLOOD_KINDS)[number];
 
 /** Digits of each distinct id: `tt` + digits matches the contract's pattern, which sets no length. */
 export const LONG_ID_DIGITS = 12_000;
 /** The contract's longest search text. */
 export const SEARCH_LENGTH = 100;
+/** Characters of a forged key after its prefix: near Node's 16 KB head with the rest of a request. */
+export const LONG_KEY_LENGTH = 15_600;
 
 export interface FloodRequest {
   path: string;
@@ -40,9 +49,17 @@ export function floodRequest(kind: FloodKind, i: number, key: string, knownId: s
         path: `/v1/titles/${knownId}`,
         headers: { authorization: `Bearer mov_live_${randomBytes(32).toString('base64url')}` },
       };
+    case 'long-keys':
+      return { path: `/v1/titles/${knownId}`, headers: { authorization: `Bearer ${longForgedKey(i)}` } };
     case 'request-ids':
       return { path: `/v1/titles/${knownId}`, headers: { ...bearer, 'x-request-id': requestId(i) } };
   }
+}
+
+/** A well-formed key no one holds (the format sets no upper length), LONG_KEY_LENGTH long, distinct for each `i`. */
+function longForgedKey(i: number): string {
+  const n = i.toString(36);
+  return `mov_live_${n}${'k'.repeat(LONG_KEY_LENGTH - n.length)}`;
 }
 
 /** 100 characters of words no title has, distinct for each `i`. */

@@ -255,7 +255,7 @@ export class VersionedCache<V> implements BudgetMember {
 
 /**
  * Kept on a key's second miss: admitting one-off reads (a crawl) would only grow V8's old generation.
- * Holds 31-bit fingerprints, not keys, so client-sent ids cannot grow it (docs/operations.md, Memory).
+ * Holds 31-bit fingerprints, not keys, so client-sent ids cannot grow it (docs/operations.md, Bounds).
  */
 export class SecondMissAdmission implements Admission {
   private readonly missedOnce = new Set<number>();

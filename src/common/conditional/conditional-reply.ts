@@ -17,7 +17,7 @@ export function entityTag(version: string, target: string): string {
 
 /**
  * Recent targets' tags, so a cached answer's tag is hashed once per version. Emptied when full, long
- * targets not held: at most about 3 MB (docs/operations.md, Memory).
+ * targets not held: at most about 3 MB (docs/operations.md, Bounds).
  */
 const heldTags = new Map<string, { version: string; tag: string }>();
 const HELD_TAGS = 10_000;
