@@ -20,10 +20,11 @@ export const READING_EVERY_MS = 500;
  */
 export const STUCK_AFTER_MS = 5_000;
 /**
- * A record this old is not believed: the main thread beats but its readings stopped arriving (each is
- * bounded at 2 s by the catalog query's timeout, so this only fires on a fault of the reading loop).
+ * A record this old is not believed: the main thread beats but its readings stopped arriving. Each is
+ * bounded at 2 s by the catalog query's timeout, so this only fires on a fault of the reading loop;
+ * it is longer than STUCK_AFTER_MS by that timeout, so a stuck main thread is always named as such.
  */
-export const READING_MAX_AGE_MS = STUCK_AFTER_MS;
+export const READING_MAX_AGE_MS = STUCK_AFTER_MS + 2_000;
 
 export const STARTING_MESSAGE = 'The service is starting.';
 export const DRAINING_MESSAGE = 'The service is shutting down.';
