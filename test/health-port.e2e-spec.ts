@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { HEALTH_SERVER_BOUNDS } from '../src/health/health-port.protocol';
+import { HealthService } from '../src/health/health.service';
 import { STUCK_AFTER_MS, STUCK_MESSAGE } from '../src/health/probe-state';
 import { DrainState } from '../src/server/drain-state';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
@@ -91,6 +92,14 @@ describe('the health port', () => {
         },
       });
     }
+  });
+
+  it("counts its probes with the API port's in the answered checks (health_checks_total)", async () => {
+    const health = t.app.get(HealthService);
+    const before = health.answered;
+    await probe();
+    await probe('/nowhere');
+    expect(health.answered).toEqual({ ok: before.ok + 1, failed: before.failed });
   });
 
   it('answers a request without Host, and CONNECT, in the envelope, then closes', async () => {
