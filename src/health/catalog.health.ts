@@ -35,6 +35,11 @@ export class CatalogHealthIndicator {
     }
   }
 
+  /** The state as `check` reads it, without the indicator or a log line: HEALTH_PORT's readings. */
+  async read(): Promise<CatalogState> {
+    return this.currentState();
+  }
+
   private currentState(): Promise<CatalogState> | CatalogState {
     if (this.running) {
       if (this.previous && Date.now() - this.previous.sentAt < CHECK_REUSE_MS) return this.previous.state;

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,7 +18,12 @@ export interface Refusal {
   message: string;
 }
 
-const logger = new Logger('HTTP');
+/**
+ * Where a refusal's debug line goes: the API port's Nest logger, or the health listener's worker,
+ * which runs without Nest (this file imports nothing of it, so that thread can load it).
+ */
+export type RefusalLog = (message: string) => void;
+const quiet: RefusalLog = () => undefined;
 
 /**
  * A request Node refuses before routing: 408, 414 and 431 carry VALIDATION_ERROR with their own status
@@ -45,25 +49,30 @@ export function refusalFor(error: ClientError): Refusal {
  * Node's `clientError` hook: the contract's envelope, never the raw packet in a log (it may hold a key).
  * One answer per request, in order: a body failure after the route answered gets none (docs/operations.md).
  */
-export function answerClientError(error: ClientError, socket: Duplex, routed?: RoutedRequests): void {
+export function answerClientError(
+  error: ClientError,
+  socket: Duplex,
+  routed?: RoutedRequests,
+  log: RefusalLog = quiet,
+): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const previous = routed?.lastOn(socket);
   if (previous && !previous.request.complete) {
-    logger.debug(`Closing after the answer: the request's body is not valid (${error.code ?? 'unknown'})`);
+    log(`Closing after the answer: the request's body is not valid (${error.code ?? 'unknown'})`);
     closeAfterAnswer(previous.response, socket);
     return;
   }
-  const refuse = () => socket.end(refusalBytes(error, socket));
+  const refuse = () => socket.end(refusalBytes(error, socket, log));
   if (previous && !previous.response.writableEnded) previous.response.once('finish', refuse);
   else refuse();
 }
 
-function refusalBytes(error: ClientError, socket: Duplex): string {
+function refusalBytes(error: ClientError, socket: Duplex, log: RefusalLog): string {
   const refusal = refusalFor(error);
-  logger.debug(`Refused a request before routing (${error.code ?? 'unknown'}): ${refusal.status}`);
+  log(`Refused a request before routing (${error.code ?? 'unknown'}): ${refusal.status}`);
   return rawRefusal(refusal, randomUUID(), (socket as Partial<TLSSocket>).encrypted === true);
 }
 
@@ -88,11 +97,11 @@ export function rawRefusal(refusal: Refusal, requestId: string, encrypted: boole
  * Node's `connect` hook: without it CONNECT closes unanswered; it gets 404 ROUTE_NOT_FOUND (a method
  * other than GET/HEAD), then the connection closes.
  */
-export function answerConnect(request: IncomingMessage, socket: Duplex): void {
+export function answerConnect(request: IncomingMessage, socket: Duplex, log: RefusalLog = quiet): void {
   const supplied = request.headers['x-request-id'];
   const requestId =
     typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
-  logger.debug('Refused a CONNECT request: 404');
+  log('Refused a CONNECT request: 404');
   socket.on('error', () => socket.destroy());
   socket.end(
     rawRefusal(

@@ -29,6 +29,7 @@ export function httpsServerOptions(
 }
 
 const logger = new Logger('HTTP');
+const debug = (message: string) => logger.debug(message);
 
 /**
  * Applies the timeouts, the connection bound, the refusal hook, the `Expect` reading and the drain
@@ -42,8 +43,8 @@ export function configureHttpServer(server: Server, config: ServerConfig, drain:
   server.maxConnections = config.maxConnections;
   const routed = new RoutedRequests();
   routed.watch(server);
-  server.on('clientError', (error, socket) => answerClientError(error, socket, routed));
-  server.on('connect', answerConnect);
+  server.on('clientError', (error, socket) => answerClientError(error, socket, routed, debug));
+  server.on('connect', (request, socket) => answerConnect(request, socket, debug));
   // An HTTP/1.1 request without Host is refused by `answerHeaders` in the envelope; Node's own
   // refusal is a bare 400 with no body, request id or security headers. (`http.createServer`'s
   // option of this name, which Node reads from the server per request; Nest creates the server.)
