@@ -21,6 +21,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         '404 ROUTE_NOT_FOUND with X-Request-Id only and no key needed.',
     )
     .setVersion(API_VERSION)
+    // First the origin the document was read from: the reference page's "try" then calls the service
+    // that served it, over whatever scheme it was reached by (a local run is plain HTTP).
+    .addServer('/', 'The origin this document was served from')
     // The form clients should use; a server without TLS_CERT_FILE behind no TLS proxy is http://.
     .addServer(
       'https://{host}',
