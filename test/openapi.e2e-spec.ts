@@ -179,7 +179,7 @@ describe('OpenAPI document at /openapi.json', () => {
       expect(missing).toEqual([]);
     });
 
-    it('gives each error answer one example envelope per code it can answer, and knows ROUTE_NOT_FOUND', () => {
+    it('gives each error answer one example envelope per code it can answer, and knows ROUTE_NOT_FOUND', async () => {
       expect(document.components.schemas.ErrorCode.enum).toContain('ROUTE_NOT_FOUND');
       for (const route of ROUTES) {
         for (const [status, response] of Object.entries(document.paths[route].get.responses as Json)) {
@@ -193,6 +193,21 @@ describe('OpenAPI document at /openapi.json', () => {
             });
           }
         }
+      }
+      // A VALIDATION_ERROR example says what the service says on that route.
+      const validationExample = (route: string) =>
+        document.paths[route].get.responses['400'].content['application/json'].examples.VALIDATION_ERROR.value
+          .error.message;
+      for (const [route, path] of [
+        ['/v1/usage', '/v1/usage?page=1'],
+        ['/v1/titles/{imdb_id}', '/v1/titles/tt0111161?page=1'],
+        ['/v1/movies', '/v1/movies?page=0'],
+        ['/v1/search', '/v1/search?q=a&page=0'],
+      ]) {
+        expect({ route, message: (await t.get(path).expect(400)).body.error.message }).toEqual({
+          route,
+          message: validationExample(route),
+        });
       }
     });
 
