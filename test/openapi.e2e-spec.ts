@@ -19,6 +19,9 @@ const CONDITIONAL_ROUTES = ['/v1/search', '/v1/titles/{imdb_id}', '/v1/movies', 
 /** One concrete request per /v1 route that would succeed with a good key. */
 const V1_REQUESTS = ['/v1/search?q=office', '/v1/titles/tt0111161', '/v1/movies', '/v1/series'];
 
+/** The security headers every answer carries (src/server/security-headers.ts), Cache-Control aside. */
+const SECURITY_HEADERS = ['Content-Security-Policy', 'Referrer-Policy', 'X-Content-Type-Options'];
+
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('OpenAPI document at /openapi.json', () => {
@@ -92,7 +95,7 @@ describe('OpenAPI document at /openapi.json', () => {
       }
     });
 
-    it('describes every operation, names a license and an https server', () => {
+    it('describes every operation, names a license, its own origin first, then an https server', () => {
       for (const route of ROUTES) {
         for (const operation of Object.values(document.paths[route]) as Json[]) {
           expect(operation.summary).toEqual(expect.any(String));
@@ -100,15 +103,27 @@ describe('OpenAPI document at /openapi.json', () => {
         }
       }
       expect(document.info.license.name).toEqual(expect.any(String));
-      expect(document.servers.map((server: Json) => server.url)).toContain('https://{host}');
+      // A relative first server: the reference page's "try" calls the origin it was served from.
+      expect(document.servers.map((server: Json) => server.url)).toEqual([
+        '/',
+        'https://{host}',
+        'http://{host}',
+      ]);
     });
 
-    it('reads X-Request-Id on every operation, with the pattern it echoes', () => {
+    it('reads X-Request-Id on every operation, any value (replaced, never refused), and echoes its pattern', () => {
       for (const route of ROUTES) {
-        const parameter = document.paths[route].get.parameters.find(
-          (p: Json) => p.in === 'header' && p.name === 'X-Request-Id',
-        );
-        expect(parameter).toMatchObject({ required: false, schema: { pattern: '^[A-Za-z0-9._-]{1,128}$' } });
+        const { parameters, responses } = document.paths[route].get;
+        const parameter = parameters.find((p: Json) => p.in === 'header' && p.name === 'X-Request-Id');
+        expect(parameter).toMatchObject({ required: false, schema: { type: 'string' } });
+        expect(parameter.schema.pattern).toBeUndefined();
+        expect(parameter.description).toContain('replaced by a generated UUID');
+        for (const response of Object.values(responses as Json)) {
+          expect(response.headers['X-Request-Id'].schema).toEqual({
+            type: 'string',
+            pattern: '^[A-Za-z0-9._-]{1,128}$',
+          });
+        }
       }
     });
 
@@ -124,12 +139,75 @@ describe('OpenAPI document at /openapi.json', () => {
       }
     });
 
-    it('states the letter-or-number rule of q as a pattern the service agrees with', async () => {
+    it("states q's letter-or-number rule in prose, with no pattern, and the service keeps it", async () => {
       const q = document.paths['/v1/search'].get.parameters.find((p: Json) => p.name === 'q');
-      const pattern = new RegExp(q.schema.pattern, 'u');
-      for (const text of ['&', '?!', '™', 'a&', 'Amélie', '\u037a']) {
+      // No regular expression states the rule alike in every validator's dialect: the 400 is the truth.
+      expect(q.schema.pattern).toBeUndefined();
+      expect(q.description).toContain('letter or number');
+      const accepted: Record<string, boolean> = {
+        '&': false,
+        '?!': false,
+        '™': true,
+        'a&': true,
+        Amélie: true,
+        '\u037a': false,
+        [q.example]: true,
+      };
+      for (const [text, ok] of Object.entries(accepted)) {
         const res = await t.get(`/v1/search?q=${encodeURIComponent(text)}`);
-        expect({ text, status: res.status }).toEqual({ text, status: pattern.test(text) ? 200 : 400 });
+        expect({ text, status: res.status }).toEqual({ text, status: ok ? 200 : 400 });
+      }
+    });
+
+    it('gives an example for every parameter and every answer with a body', () => {
+      const missing: string[] = [];
+      for (const route of ROUTES) {
+        const { parameters = [], responses } = document.paths[route].get;
+        for (const parameter of parameters as Json[]) {
+          if (parameter.example === undefined) missing.push(`${route} ${parameter.in}:${parameter.name}`);
+        }
+        for (const [status, response] of Object.entries(responses as Json)) {
+          const media = response.content?.['application/json'];
+          if (media && media.example === undefined && media.examples === undefined) {
+            missing.push(`${route} ${status}`);
+          }
+          for (const [name, header] of Object.entries((response.headers ?? {}) as Json)) {
+            if (header.example === undefined) missing.push(`${route} ${status} header ${name}`);
+          }
+        }
+      }
+      expect(missing).toEqual([]);
+    });
+
+    it('gives each error answer one example envelope per code it can answer, and knows ROUTE_NOT_FOUND', async () => {
+      expect(document.components.schemas.ErrorCode.enum).toContain('ROUTE_NOT_FOUND');
+      for (const route of ROUTES) {
+        for (const [status, response] of Object.entries(document.paths[route].get.responses as Json)) {
+          if (Number(status) < 400) continue;
+          const media = response.content['application/json'];
+          const codes = media.schema.allOf[1].properties.error.properties.code.enum;
+          expect(Object.keys(media.examples)).toEqual(codes);
+          for (const code of codes) {
+            expect(media.examples[code].value).toEqual({
+              error: { code, message: expect.any(String), request_id: expect.any(String) },
+            });
+          }
+        }
+      }
+      // A VALIDATION_ERROR example says what the service says on that route.
+      const validationExample = (route: string) =>
+        document.paths[route].get.responses['400'].content['application/json'].examples.VALIDATION_ERROR.value
+          .error.message;
+      for (const [route, path] of [
+        ['/v1/usage', '/v1/usage?page=1'],
+        ['/v1/titles/{imdb_id}', '/v1/titles/tt0111161?page=1'],
+        ['/v1/movies', '/v1/movies?page=0'],
+        ['/v1/search', '/v1/search?q=a&page=0'],
+      ]) {
+        expect({ route, message: (await t.get(path).expect(400)).body.error.message }).toEqual({
+          route,
+          message: validationExample(route),
+        });
       }
     });
 
@@ -200,7 +278,7 @@ describe('OpenAPI document at /openapi.json', () => {
       expect(document.paths['/health'].get.security).toEqual([]);
     });
 
-    it('requires the limits and private-answer headers on every /v1 answer after authentication', () => {
+    it('requires the security headers everywhere, and the limits and private-answer ones on /v1 after authentication', () => {
       for (const route of ROUTES.filter((r) => r.startsWith('/v1'))) {
         for (const [status, { headers }] of Object.entries(document.paths[route].get.responses as Json)) {
           const required = Object.keys(headers).filter((name) => headers[name].required);
@@ -208,8 +286,9 @@ describe('OpenAPI document at /openapi.json', () => {
             expect({ route, status, headers: Object.keys(headers) }).toEqual({
               route,
               status,
-              headers: ['X-Request-Id'],
+              headers: ['X-Request-Id', 'Cache-Control', ...SECURITY_HEADERS, 'Strict-Transport-Security'],
             });
+            expect(headers['Cache-Control'].schema.enum).toEqual(['no-store']);
             continue;
           }
           // The IETF fields follow the limits check, which a 500 of the limits' store does not pass.
@@ -223,12 +302,21 @@ describe('OpenAPI document at /openapi.json', () => {
             'Vary',
           ];
           if (status === '429') expected.push('Retry-After');
+          expected.push(...SECURITY_HEADERS);
           if (status === '304') expected.push('ETag');
           expect({ route, status, required }).toEqual({ route, status, required: expected });
+          expect(headers['Cache-Control'].schema.enum).toEqual(['private, max-age=0, must-revalidate']);
+          // Sent over HTTPS only, so documented everywhere but never required.
+          expect(headers['Strict-Transport-Security'].required).toBe(false);
         }
       }
       for (const { headers } of Object.values(document.paths['/health'].get.responses as Json)) {
-        expect(Object.keys(headers)).toEqual(['X-Request-Id']);
+        expect(Object.keys(headers)).toEqual([
+          'X-Request-Id',
+          'Cache-Control',
+          ...SECURITY_HEADERS,
+          'Strict-Transport-Security',
+        ]);
       }
     });
 

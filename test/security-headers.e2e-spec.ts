@@ -64,14 +64,16 @@ describe('security headers on every answer (plain HTTP)', () => {
     expectSecurityHeaders(unchanged);
   });
 
-  it('the OpenAPI document names the HTTPS form of the base URL', async () => {
+  it('the OpenAPI document names the HTTPS form of the base URL after its own origin', async () => {
     const res = await t.http().get('/openapi.json').expect(200);
-    // First the HTTPS form clients should use; a plain-HTTP entry for a local run may follow.
-    expect(res.body.servers[0]).toEqual(expect.objectContaining({ url: 'https://{host}' }));
-    expect(res.body.servers.slice(1)).toEqual(
-      res.body.servers.slice(1).map(() => expect.objectContaining({ url: 'http://{host}' })),
+    // First the origin the document came from (a page's "try" keeps its scheme), then the HTTPS
+    // form clients should use; a plain-HTTP entry for a local run may follow.
+    expect(res.body.servers[0]).toEqual(expect.objectContaining({ url: '/' }));
+    expect(res.body.servers[1]).toEqual(expect.objectContaining({ url: 'https://{host}' }));
+    expect(res.body.servers.slice(2)).toEqual(
+      res.body.servers.slice(2).map(() => expect.objectContaining({ url: 'http://{host}' })),
     );
-    expect(res.body.servers[0].variables.host.default).toEqual(expect.any(String));
+    expect(res.body.servers[1].variables.host.default).toEqual(expect.any(String));
   });
 
   it('a forged X-Forwarded-Proto does not bring HSTS (no proxy is trusted by default)', async () => {

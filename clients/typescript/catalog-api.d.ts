@@ -304,7 +304,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -315,43 +318,149 @@ export interface operations {
             /** @description The key, its policy and both windows */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "key_id": "0f8e2d4c-3b1a-4e5f-9a6b-7c8d9e0f1a2b",
+                     *           "rpm": 120,
+                     *           "monthly_quota": 100000,
+                     *           "minute": {
+                     *             "used": 1,
+                     *             "remaining": 119,
+                     *             "resets_at": "2026-11-29T04:31:00.000Z"
+                     *           },
+                     *           "month": {
+                     *             "used": 126,
+                     *             "remaining": 99874,
+                     *             "resets_at": "2026-12-01T00:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["UsageResponse"];
                 };
             };
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -359,6 +468,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -366,8 +477,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -375,6 +514,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -382,8 +523,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -391,6 +560,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "API_KEY_DISABLED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -398,22 +569,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -421,6 +636,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "RATE_LIMITED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -428,20 +645,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -449,6 +707,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -459,7 +719,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -470,20 +733,61 @@ export interface operations {
             /** @description The key, its policy and both windows */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -491,20 +795,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -512,8 +857,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -521,8 +894,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -530,22 +931,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -553,20 +998,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -576,20 +1062,39 @@ export interface operations {
     CatalogController_search: {
         parameters: {
             query: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description Search text, 1 to 100 characters (code points). After NFKC normalization and removal of control characters it must hold a letter or number (the pattern says so of the text as sent); the first 20 letter-or-number tokens are matched as whole words against title and original_title. */
+                /**
+                 * @description Search text, 1 to 100 characters (Unicode code points, after percent-decoding). After NFKC normalization and removal of control characters it must hold at least one letter or number (Unicode categories L and N): "™" and "Amélie" are accepted, "&" and "?!" are 400 VALIDATION_ERROR. The first 20 letter-or-number tokens are matched as whole words against title and original_title. The rule has no pattern here (no regular expression reads the same in every validator's dialect); the service's 400 is the truth.
+                 * @example shawshank redemption
+                 */
                 q: string;
+                /** @example movie */
                 type?: components["schemas"]["TitleType"];
-                /** @description Exact start year */
+                /**
+                 * @description Exact start year
+                 * @example 1994
+                 */
                 year?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -600,46 +1105,189 @@ export interface operations {
             /** @description A page of matching titles */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "imdb_id": "tt0111161",
+                     *           "type": "movie",
+                     *           "title": "The Shawshank Redemption",
+                     *           "original_title": "The Shawshank Redemption",
+                     *           "year": 1994,
+                     *           "end_year": null,
+                     *           "runtime_minutes": 142,
+                     *           "genres": [
+                     *             "Drama"
+                     *           ],
+                     *           "content_rating": "R",
+                     *           "plot": "Two imprisoned men bond over a number of years, finding solace and eventual redemption through acts of common decency.",
+                     *           "languages": [
+                     *             "English"
+                     *           ],
+                     *           "countries": [
+                     *             "United States"
+                     *           ],
+                     *           "directors": [
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "writers": [
+                     *             "Stephen King",
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "actors": [
+                     *             "Tim Robbins",
+                     *             "Morgan Freeman",
+                     *             "Bob Gunton"
+                     *           ],
+                     *           "awards": "Nominated for 7 Oscars. 21 wins & 43 nominations total",
+                     *           "poster_url": "https://m.media-amazon.com/images/M/MV5BMDAyY2FhYjctNDc5OS00MDNlLThiMGUtY2UxYWVkNGY2ZjljXkEyXkFqcGc@._V1_SX300.jpg",
+                     *           "box_office": "$28,767,189",
+                     *           "production": null,
+                     *           "total_seasons": null,
+                     *           "ratings": {
+                     *             "average": 9.3,
+                     *             "votes": 3000000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa",
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total_results": 1,
+                     *         "total_pages": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TitlePage"];
                 };
             };
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -648,20 +1296,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -669,6 +1358,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -676,8 +1367,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -685,6 +1404,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -692,8 +1413,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -701,6 +1450,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "API_KEY_DISABLED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -708,22 +1459,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -731,6 +1526,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "RATE_LIMITED" | "MONTHLY_QUOTA_EXCEEDED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -738,20 +1535,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -759,6 +1597,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -768,20 +1608,39 @@ export interface operations {
     CatalogController_search_head: {
         parameters: {
             query: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
-                /** @description Search text, 1 to 100 characters (code points). After NFKC normalization and removal of control characters it must hold a letter or number (the pattern says so of the text as sent); the first 20 letter-or-number tokens are matched as whole words against title and original_title. */
+                /**
+                 * @description Search text, 1 to 100 characters (Unicode code points, after percent-decoding). After NFKC normalization and removal of control characters it must hold at least one letter or number (Unicode categories L and N): "™" and "Amélie" are accepted, "&" and "?!" are 400 VALIDATION_ERROR. The first 20 letter-or-number tokens are matched as whole words against title and original_title. The rule has no pattern here (no regular expression reads the same in every validator's dialect); the service's 400 is the truth.
+                 * @example shawshank redemption
+                 */
                 q: string;
+                /** @example movie */
                 type?: components["schemas"]["TitleType"];
-                /** @description Exact start year */
+                /**
+                 * @description Exact start year
+                 * @example 1994
+                 */
                 year?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -792,21 +1651,65 @@ export interface operations {
             /** @description A page of matching titles */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -815,21 +1718,65 @@ export interface operations {
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -838,20 +1785,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -859,8 +1847,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -868,8 +1884,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -877,22 +1921,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -900,20 +1988,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -924,12 +2053,19 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @example tt0111161 */
                 imdb_id: string;
             };
             cookie?: never;
@@ -939,46 +2075,185 @@ export interface operations {
             /** @description The title, as the only item of data */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "imdb_id": "tt0111161",
+                     *           "type": "movie",
+                     *           "title": "The Shawshank Redemption",
+                     *           "original_title": "The Shawshank Redemption",
+                     *           "year": 1994,
+                     *           "end_year": null,
+                     *           "runtime_minutes": 142,
+                     *           "genres": [
+                     *             "Drama"
+                     *           ],
+                     *           "content_rating": "R",
+                     *           "plot": "Two imprisoned men bond over a number of years, finding solace and eventual redemption through acts of common decency.",
+                     *           "languages": [
+                     *             "English"
+                     *           ],
+                     *           "countries": [
+                     *             "United States"
+                     *           ],
+                     *           "directors": [
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "writers": [
+                     *             "Stephen King",
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "actors": [
+                     *             "Tim Robbins",
+                     *             "Morgan Freeman",
+                     *             "Bob Gunton"
+                     *           ],
+                     *           "awards": "Nominated for 7 Oscars. 21 wins & 43 nominations total",
+                     *           "poster_url": "https://m.media-amazon.com/images/M/MV5BMDAyY2FhYjctNDc5OS00MDNlLThiMGUtY2UxYWVkNGY2ZjljXkEyXkFqcGc@._V1_SX300.jpg",
+                     *           "box_office": "$28,767,189",
+                     *           "production": null,
+                     *           "total_seasons": null,
+                     *           "ratings": {
+                     *             "average": 9.3,
+                     *             "votes": 3000000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TitleItem"];
                 };
             };
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -987,20 +2262,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1008,6 +2324,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1015,8 +2333,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +2370,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1031,8 +2379,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1040,6 +2416,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "API_KEY_DISABLED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1047,20 +2425,61 @@ export interface operations {
             /** @description TITLE_NOT_FOUND: The requested title was not found. */
             404: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1068,6 +2487,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "TITLE_NOT_FOUND";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1075,22 +2496,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1098,6 +2563,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "RATE_LIMITED" | "MONTHLY_QUOTA_EXCEEDED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1105,20 +2572,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1126,6 +2634,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1136,12 +2646,19 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path: {
+                /** @example tt0111161 */
                 imdb_id: string;
             };
             cookie?: never;
@@ -1151,21 +2668,65 @@ export interface operations {
             /** @description The title, as the only item of data */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1174,21 +2735,65 @@ export interface operations {
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1197,20 +2802,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1218,8 +2864,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1227,8 +2901,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1236,20 +2938,61 @@ export interface operations {
             /** @description TITLE_NOT_FOUND: The requested title was not found. */
             404: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1257,22 +3000,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1280,20 +3067,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1303,15 +3131,27 @@ export interface operations {
     CatalogController_movies: {
         parameters: {
             query?: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1322,46 +3162,189 @@ export interface operations {
             /** @description A page of movies */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "imdb_id": "tt0111161",
+                     *           "type": "movie",
+                     *           "title": "The Shawshank Redemption",
+                     *           "original_title": "The Shawshank Redemption",
+                     *           "year": 1994,
+                     *           "end_year": null,
+                     *           "runtime_minutes": 142,
+                     *           "genres": [
+                     *             "Drama"
+                     *           ],
+                     *           "content_rating": "R",
+                     *           "plot": "Two imprisoned men bond over a number of years, finding solace and eventual redemption through acts of common decency.",
+                     *           "languages": [
+                     *             "English"
+                     *           ],
+                     *           "countries": [
+                     *             "United States"
+                     *           ],
+                     *           "directors": [
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "writers": [
+                     *             "Stephen King",
+                     *             "Frank Darabont"
+                     *           ],
+                     *           "actors": [
+                     *             "Tim Robbins",
+                     *             "Morgan Freeman",
+                     *             "Bob Gunton"
+                     *           ],
+                     *           "awards": "Nominated for 7 Oscars. 21 wins & 43 nominations total",
+                     *           "poster_url": "https://m.media-amazon.com/images/M/MV5BMDAyY2FhYjctNDc5OS00MDNlLThiMGUtY2UxYWVkNGY2ZjljXkEyXkFqcGc@._V1_SX300.jpg",
+                     *           "box_office": "$28,767,189",
+                     *           "production": null,
+                     *           "total_seasons": null,
+                     *           "ratings": {
+                     *             "average": 9.3,
+                     *             "votes": 3000000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa",
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total_results": 61234,
+                     *         "total_pages": 3062
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TitlePage"];
                 };
             };
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1370,20 +3353,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1391,6 +3415,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1398,8 +3424,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1407,6 +3461,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1414,8 +3470,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1423,6 +3507,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "API_KEY_DISABLED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1430,22 +3516,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,6 +3583,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "RATE_LIMITED" | "MONTHLY_QUOTA_EXCEEDED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1460,20 +3592,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1481,6 +3654,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1490,15 +3665,27 @@ export interface operations {
     CatalogController_movies_head: {
         parameters: {
             query?: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1509,21 +3696,65 @@ export interface operations {
             /** @description A page of movies */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1532,21 +3763,65 @@ export interface operations {
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1555,20 +3830,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1576,8 +3892,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1585,8 +3929,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1594,22 +3966,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1617,20 +4033,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1640,15 +4097,27 @@ export interface operations {
     CatalogController_series: {
         parameters: {
             query?: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1659,46 +4128,189 @@ export interface operations {
             /** @description A page of series */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 2,
+                     *           "imdb_id": "tt0386676",
+                     *           "type": "tv_series",
+                     *           "title": "The Office",
+                     *           "original_title": "The Office",
+                     *           "year": 2005,
+                     *           "end_year": 2013,
+                     *           "runtime_minutes": 22,
+                     *           "genres": [
+                     *             "Comedy"
+                     *           ],
+                     *           "content_rating": "TV-14",
+                     *           "plot": "A mockumentary on a group of typical office workers, where the workday consists of ego clashes, inappropriate behavior and tedium.",
+                     *           "languages": [
+                     *             "English",
+                     *             "Spanish"
+                     *           ],
+                     *           "countries": [
+                     *             "United States"
+                     *           ],
+                     *           "directors": null,
+                     *           "writers": [
+                     *             "Greg Daniels",
+                     *             "Ricky Gervais",
+                     *             "Stephen Merchant"
+                     *           ],
+                     *           "actors": [
+                     *             "Steve Carell",
+                     *             "Jenna Fischer",
+                     *             "John Krasinski"
+                     *           ],
+                     *           "awards": "Won 5 Primetime Emmys. 42 wins & 207 nominations total",
+                     *           "poster_url": null,
+                     *           "box_office": null,
+                     *           "production": null,
+                     *           "total_seasons": 9,
+                     *           "ratings": {
+                     *             "average": 9,
+                     *             "votes": 780000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa",
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total_results": 18377,
+                     *         "total_pages": 919
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["TitlePage"];
                 };
             };
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1707,20 +4319,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,6 +4381,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "VALIDATION_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1735,8 +4390,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,6 +4427,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "MISSING_API_KEY" | "INVALID_API_KEY";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1751,8 +4436,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,6 +4473,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "API_KEY_DISABLED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1767,22 +4482,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1790,6 +4549,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "RATE_LIMITED" | "MONTHLY_QUOTA_EXCEEDED";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1797,20 +4558,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1818,6 +4620,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -1827,15 +4631,27 @@ export interface operations {
     CatalogController_series_head: {
         parameters: {
             query?: {
-                /** @description One-based page number; a page past the end answers 200 with data: [] */
+                /**
+                 * @description One-based page number; a page past the end answers 200 with data: []
+                 * @example 1
+                 */
                 page?: number;
-                /** @description Results per page */
+                /**
+                 * @description Results per page
+                 * @example 10
+                 */
                 limit?: number;
             };
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
-                /** @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request. */
+                /**
+                 * @description ETags of answers the client holds (a list, or *): when one names this answer, it is 304 with no body. A 304 is authenticated and counted like any request.
+                 * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -1846,21 +4662,65 @@ export interface operations {
             /** @description A page of series */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile) */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates. Absent when the catalog version is not known (none ingested, or one committed meanwhile)
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag?: string;
                     [name: string]: unknown;
                 };
@@ -1869,21 +4729,65 @@ export interface operations {
             /** @description Not Modified: the If-None-Match tag names this answer; no body */
             304: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates */
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
+                    /**
+                     * @description Strong validator of the catalog data this answer was read from and the request target (path and query as sent); meta.request_id is not part of what it validates
+                     * @example "WLZWsng2KpFlkWGBo4e0SGe8p47"
+                     */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1892,20 +4796,61 @@ export interface operations {
             /** @description VALIDATION_ERROR: The request parameters are invalid. */
             400: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1913,8 +4858,36 @@ export interface operations {
             /** @description MISSING_API_KEY: An API key is required. Send it in the Authorization header as `Authorization: Bearer <key>`; keys in the query string are not read. INVALID_API_KEY: The supplied API key is invalid. Send a key issued to you, complete, as `Authorization: Bearer mov_live_…`. */
             401: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1922,8 +4895,36 @@ export interface operations {
             /** @description API_KEY_DISABLED: The API key has been disabled. Ask the key's issuer to enable it, or use another key. */
             403: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1931,22 +4932,66 @@ export interface operations {
             /** @description RATE_LIMITED: Too many requests: the key's per-minute limit is used up. Retry after the number of seconds in Retry-After. MONTHLY_QUOTA_EXCEEDED: The monthly quota has been exceeded. It resets at 00:00 UTC on the first of next month (see Retry-After). */
             429: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy": string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
-                    /** @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota */
+                    /**
+                     * @description Seconds: 60 for RATE_LIMITED; until 00:00:00 UTC on the 1st of next month for the quota
+                     * @example 60
+                     */
                     "Retry-After": number;
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1954,20 +4999,61 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
-                    /** @description The key's requests-per-minute policy */
+                    /**
+                     * @description The key's requests-per-minute policy
+                     * @example 120
+                     */
                     "X-RateLimit-Limit": number;
-                    /** @description Best effort: the limit minus 1 on an accepted request, 0 on a 429 */
+                    /**
+                     * @description Best effort: the limit minus 1 on an accepted request, 0 on a 429
+                     * @example 119
+                     */
                     "X-RateLimit-Remaining": number;
-                    /** @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds */
+                    /**
+                     * @description The IETF RateLimit-Policy field (draft-ietf-httpapi-ratelimit-headers): the "minute" and "month" policies, q requests per w seconds
+                     * @example "minute";q=120;w=60, "month";q=100000;w=2592000
+                     */
                     "RateLimit-Policy"?: string;
-                    /** @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets */
+                    /**
+                     * @description The IETF RateLimit field: per policy, r requests remaining (as this replica knows it) and t seconds until the window resets
+                     * @example "minute";r=119;t=60, "month";r=99874;t=1296000
+                     */
                     RateLimit?: string;
-                    /** @description An answer for one key is no one else's: private, max-age=0, must-revalidate */
-                    "Cache-Control": string;
-                    /** @description Answers differ by key */
+                    /**
+                     * @description An answer for one key is no one else's: shared caches keep nothing, clients revalidate
+                     * @example private, max-age=0, must-revalidate
+                     */
+                    "Cache-Control": "private, max-age=0, must-revalidate";
+                    /**
+                     * @description Answers differ by key
+                     * @example Authorization
+                     */
                     Vary: "Authorization";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1978,7 +5064,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1989,19 +5078,94 @@ export interface operations {
             /** @description The service and the catalog query are healthy */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "status": "ok",
+                     *           "environment": "production",
+                     *           "catalog": {
+                     *             "catalog_version": "2026-11-28T03:00:00Z",
+                     *             "title_count": 79611,
+                     *             "ingested_at": "2026-11-28T03:04:12.517Z",
+                     *             "enrichment_complete": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +5173,8 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "INTERNAL_ERROR";
+                            message?: string;
+                            request_id?: string;
                         };
                     };
                 };
@@ -2019,7 +5185,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. A value that is not 1–128 of [A-Za-z0-9._-] is not refused: it is replaced by a generated UUID. */
+                /**
+                 * @description A client-chosen id for the exchange, echoed in the X-Request-Id response header and the body. Any value is accepted: one that is not 1–128 characters of [A-Za-z0-9._-] (ASCII letters, digits, ".", "_", "-") is replaced by a generated UUID, and the request is answered as usual.
+                 * @example checkout-2026-11-29.0042
+                 */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2030,8 +5199,36 @@ export interface operations {
             /** @description The service and the catalog query are healthy */
             200: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2039,8 +5236,36 @@ export interface operations {
             /** @description INTERNAL_ERROR: An internal error occurred. */
             500: {
                 headers: {
-                    /** @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id */
+                    /**
+                     * @description The client-supplied X-Request-Id when it is 1–128 of [A-Za-z0-9._-], otherwise a generated UUID; also in meta.request_id or error.request_id
+                     * @example 3f6c0b8e-5d2a-4c61-9a57-0f4be1d0c2aa
+                     */
                     "X-Request-Id": string;
+                    /**
+                     * @description Not for any cache to keep
+                     * @example no-store
+                     */
+                    "Cache-Control": "no-store";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example default-src 'none';frame-ancestors 'none'
+                     */
+                    "Content-Security-Policy": "default-src 'none';frame-ancestors 'none'";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example no-referrer
+                     */
+                    "Referrer-Policy": "no-referrer";
+                    /**
+                     * @description Sent on every answer, errors included (OWASP REST security headers)
+                     * @example nosniff
+                     */
+                    "X-Content-Type-Options": "nosniff";
+                    /**
+                     * @description Only on answers to requests that arrived over HTTPS (the TLS port, or a trusted proxy that sent X-Forwarded-Proto: https); never over plain HTTP
+                     * @example max-age=31536000; includeSubDomains
+                     */
+                    "Strict-Transport-Security"?: "max-age=31536000; includeSubDomains";
                     [name: string]: unknown;
                 };
                 content?: never;

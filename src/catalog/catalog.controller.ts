@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { TITLE_PAGE_LINKS } from '../openapi/api-responses.decorator';
+import { MOVIE_EXAMPLE, SERIES_EXAMPLE, TITLE_ITEM_EXAMPLE, titlePageExample } from '../openapi/examples';
 import { TITLE_LOOKUP_OPERATION_ID } from '../openapi/operation-ids';
 import { Conditional, type ConditionalReply, Metered, NoQueryDto, ValidatedQuery } from '../route-kit';
 import { CatalogService } from './catalog.service';
@@ -28,6 +29,7 @@ export class CatalogController {
   @Metered.ok(TitlePageDto, 'A page of matching titles', {
     conditional: true,
     links: TITLE_PAGE_LINKS,
+    example: titlePageExample([MOVIE_EXAMPLE], 1),
   })
   async search(
     @ValidatedQuery(SearchQueryDto) query: SearchQueryDto,
@@ -46,10 +48,13 @@ export class CatalogController {
   })
   @ApiParam({
     name: 'imdb_id',
-    schema: { type: 'string', pattern: IMDB_ID_PATTERN.source },
-    example: 'tt0111161',
+    // In the schema: beside a schema, @nestjs/swagger drops a parameter's example (toOpenApi31 lifts it).
+    schema: { type: 'string', pattern: IMDB_ID_PATTERN.source, example: MOVIE_EXAMPLE.imdb_id },
   })
-  @Metered.ok(TitleItemDto, 'The title, as the only item of data', { conditional: true })
+  @Metered.ok(TitleItemDto, 'The title, as the only item of data', {
+    conditional: true,
+    example: TITLE_ITEM_EXAMPLE,
+  })
   @Metered.errors('TITLE_NOT_FOUND')
   async getTitle(
     @ImdbIdParam() imdbId: string,
@@ -65,7 +70,11 @@ export class CatalogController {
     description: 'Every movie and TV movie of the catalog, most voted first, a page at a time.',
   })
   @ApiQuery({ type: PageQueryDto })
-  @Metered.ok(TitlePageDto, 'A page of movies', { conditional: true, links: TITLE_PAGE_LINKS })
+  @Metered.ok(TitlePageDto, 'A page of movies', {
+    conditional: true,
+    links: TITLE_PAGE_LINKS,
+    example: titlePageExample([MOVIE_EXAMPLE], 61234),
+  })
   async movies(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @Conditional() reply: ConditionalReply) {
     return reply.envelope(await this.catalog.list('movies', query));
   }
@@ -77,7 +86,11 @@ export class CatalogController {
       'Every series, mini-series and TV special of the catalog, most voted first, a page at a time.',
   })
   @ApiQuery({ type: PageQueryDto })
-  @Metered.ok(TitlePageDto, 'A page of series', { conditional: true, links: TITLE_PAGE_LINKS })
+  @Metered.ok(TitlePageDto, 'A page of series', {
+    conditional: true,
+    links: TITLE_PAGE_LINKS,
+    example: titlePageExample([SERIES_EXAMPLE], 18377),
+  })
   async series(@ValidatedQuery(PageQueryDto) query: PageQueryDto, @Conditional() reply: ConditionalReply) {
     return reply.envelope(await this.catalog.list('series', query));
   }

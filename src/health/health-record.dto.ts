@@ -1,6 +1,8 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ItemEnvelopeDto } from '../openapi/envelope.dto';
+import { REQUEST_ID_EXAMPLE } from '../openapi/examples';
 import type { HealthRecord } from './health-record';
+import type { HealthResponse } from './health.service';
 
 type HealthCatalog = HealthRecord['catalog'];
 
@@ -36,3 +38,20 @@ export class HealthRecordDto implements HealthRecord {
 
 @ApiSchema({ name: 'HealthResponse' })
 export class HealthResponseDto extends ItemEnvelopeDto(HealthRecordDto) {}
+
+/** A healthy answer, as the OpenAPI document shows it. */
+export const HEALTH_EXAMPLE: HealthResponse = {
+  data: [
+    {
+      status: 'ok',
+      environment: 'production',
+      catalog: {
+        catalog_version: '2026-11-28T03:00:00Z',
+        title_count: 79611,
+        ingested_at: '2026-11-28T03:04:12.517Z',
+        enrichment_complete: true,
+      },
+    },
+  ],
+  meta: { request_id: REQUEST_ID_EXAMPLE },
+};

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PublicRoute, RequestId } from '../route-kit';
-import { HealthResponseDto } from './health-record.dto';
+import { HEALTH_EXAMPLE, HealthResponseDto } from './health-record.dto';
 import { type HealthResponse, HealthService } from './health.service';
 
 @Controller('health')
@@ -23,7 +23,9 @@ export class HealthController {
       'Query parameters are ignored.',
     security: [],
   })
-  @PublicRoute.ok(HealthResponseDto, 'The service and the catalog query are healthy')
+  @PublicRoute.ok(HealthResponseDto, 'The service and the catalog query are healthy', {
+    example: HEALTH_EXAMPLE,
+  })
   @PublicRoute.errors('INTERNAL_ERROR')
   check(@RequestId() requestId: string): Promise<HealthResponse> {
     return this.health.check(requestId);

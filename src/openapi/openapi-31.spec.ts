@@ -69,4 +69,29 @@ describe('toOpenApi31', () => {
       kind: { $ref: '#/components/schemas/Kind', description: 'd' },
     });
   });
+
+  it("moves a parameter's example out of its schema onto the parameter", () => {
+    const out = toOpenApi31(
+      document(
+        {},
+        {
+          '/x': {
+            get: {
+              parameters: [
+                { name: 'p', in: 'query', schema: { type: 'integer', example: 3 } },
+                { name: 'k', in: 'query', schema: { $ref: '#/components/schemas/Kind', example: 'a' } },
+                { name: 'h', in: 'header', example: 'kept', schema: { type: 'string', example: 'dropped' } },
+              ],
+              responses: {},
+            },
+          },
+        },
+      ),
+    );
+    expect(out.paths['/x'].get!.parameters).toEqual([
+      { name: 'p', in: 'query', example: 3, schema: { type: 'integer' } },
+      { name: 'k', in: 'query', example: 'a', schema: { $ref: '#/components/schemas/Kind' } },
+      { name: 'h', in: 'header', example: 'kept', schema: { type: 'string' } },
+    ]);
+  });
 });

@@ -11,7 +11,10 @@ export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
   Object.values(rewritten.components?.schemas ?? {}).forEach(rewriteSchema);
   for (const pathItem of Object.values(rewritten.paths)) {
     for (const operation of Object.values(pathItem).filter(isObject)) {
-      for (const parameter of asObjects(operation.parameters)) rewriteSchema(parameter.schema);
+      for (const parameter of asObjects(operation.parameters)) {
+        rewriteSchema(parameter.schema);
+        liftExample(parameter);
+      }
       for (const response of objectValues(operation.responses)) {
         for (const media of objectValues(response.content)) rewriteSchema(media.schema);
         for (const header of objectValues(response.headers)) rewriteSchema(header.schema);
@@ -19,6 +22,17 @@ export function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return rewritten;
+}
+
+/**
+ * @nestjs/swagger writes a parameter's example into its schema, where 3.1 deprecates `example`; on
+ * the parameter it is what generators, fuzzers and the reference page send.
+ */
+function liftExample(parameter: JsonObject): void {
+  const { schema } = parameter;
+  if (!isObject(schema) || schema.example === undefined) return;
+  parameter.example ??= schema.example;
+  delete schema.example;
 }
 
 function rewriteSchema(schema: unknown): void {

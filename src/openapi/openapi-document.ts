@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { integerParamMessage } from '../common/validation/query-decorators';
+import { unknownParameterMessage } from '../common/validation/unknown-parameter';
 import { tagDescription } from './api-tag.decorator';
 import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
@@ -22,6 +24,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         'naming /docs (service-doc) and /openapi.json (service-desc).',
     )
     .setVersion(API_VERSION)
+    // First the origin the document was read from: the reference page's "try" then calls the service
+    // that served it, over whatever scheme it was reached by (a local run is plain HTTP).
+    .addServer('/', 'The origin this document was served from')
     // The form clients should use; a server without TLS_CERT_FILE behind no TLS proxy is http://.
     .addServer(
       'https://{host}',
@@ -49,8 +54,59 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
   config.info.license = { name: 'Proprietary: all rights reserved' };
   return withUsedTagsDeclared(
-    withHeadOperations(toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }))),
+    withHeadOperations(
+      withValidationExamples(
+        toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false })),
+      ),
+    ),
   );
+}
+
+type Parameter = {
+  in?: string;
+  name?: string;
+  schema?: { type?: string; minimum?: number; maximum?: number };
+};
+type Media = { examples?: Record<string, { value: { error: { message: string } } }> };
+type Operation = {
+  parameters?: Parameter[];
+  responses?: Record<string, { content?: Record<string, Media> }>;
+};
+
+/**
+ * A VALIDATION_ERROR example says what the service says on that operation: the range of one of its
+ * integer query parameters, or, when it takes none, the refusal of one (both the validation's own
+ * messages). Operations share their error responses' objects: each gets copies of its own.
+ */
+function withValidationExamples(document: OpenAPIObject): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as Operation[]) {
+      const media = operation?.responses?.['400']?.content?.['application/json'];
+      const example = media?.examples?.VALIDATION_ERROR;
+      if (!media || !example) continue;
+      const query = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+      const integer = query.find((parameter) => parameter.schema?.type === 'integer');
+      const { minimum, maximum } = integer?.schema ?? {};
+      let message: string | undefined;
+      if (integer?.name !== undefined && minimum !== undefined && maximum !== undefined) {
+        message = `${integerParamMessage(integer.name, minimum, maximum)}.`;
+      } else if (query.length === 0) {
+        message = unknownParameterMessage('page', new Set());
+      }
+      if (message === undefined) continue;
+      const value = { ...example.value, error: { ...example.value.error, message } };
+      const response = operation.responses!['400'];
+      const described = {
+        ...media,
+        examples: { ...media.examples, VALIDATION_ERROR: { ...example, value } },
+      };
+      operation.responses = {
+        ...operation.responses,
+        '400': { ...response, content: { ...response.content, 'application/json': described } },
+      };
+    }
+  }
+  return document;
 }
 
 /**

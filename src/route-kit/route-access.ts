@@ -14,12 +14,12 @@ import {
 import { BEARER_SCHEME } from '../openapi/openapi-document';
 
 type RouteDecorator = ClassDecorator & MethodDecorator;
-type OkOptions = { conditional?: boolean; links?: Record<string, LinkObject> };
+type OkOptions = { conditional?: boolean; links?: Record<string, LinkObject>; example?: unknown };
 
 /** An access kind: the decorator for a controller or route, and its answers described alike. */
 interface Access {
   (): RouteDecorator;
-  /** The 200 answer: its envelope class and description (`conditional`: ETag and 304 too). */
+  /** The 200 answer: its envelope class, description and example body (`conditional`: ETag and 304 too). */
   ok(type: Type<unknown>, description: string, options?: OkOptions): MethodDecorator & ClassDecorator;
   /** Error answers a route adds to its access kind's own (a code of the error catalogue). */
   errors(...codes: ErrorCode[]): MethodDecorator & ClassDecorator;

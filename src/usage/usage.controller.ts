@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentKey, type KeyPolicy, NoQueryDto, QuotaFree, RequestId, ValidatedQuery } from '../route-kit';
-import { UsageResponseDto } from './usage.dto';
+import { USAGE_EXAMPLE, UsageResponseDto } from './usage.dto';
 import { UsageService, type KeyUsage } from './usage.service';
 
 @Controller('v1')
@@ -22,7 +22,7 @@ export class UsageController {
       "The calling key's id and policy, and its use of the current minute and month with when each " +
       'resets. Takes no query parameters.',
   })
-  @QuotaFree.ok(UsageResponseDto, 'The key, its policy and both windows')
+  @QuotaFree.ok(UsageResponseDto, 'The key, its policy and both windows', { example: USAGE_EXAMPLE })
   async get(
     @CurrentKey() key: KeyPolicy,
     @ValidatedQuery(NoQueryDto) _query: NoQueryDto,

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { LIMITS } from '../limits/limit-table';
 import { ItemEnvelopeDto } from '../openapi/envelope.dto';
+import { REQUEST_ID_EXAMPLE } from '../openapi/examples';
 
 @ApiSchema({ name: 'WindowUsage' })
 export class WindowUsageDto {
@@ -39,3 +40,25 @@ for (const row of LIMITS) ApiProperty({ type: WindowUsageDto })(KeyUsageDto.prot
 
 @ApiSchema({ name: 'UsageResponse' })
 export class UsageResponseDto extends ItemEnvelopeDto(KeyUsageDto) {}
+
+/** A key's usage as the OpenAPI document shows it: 120 a minute, 100,000 a month (the limit table's fields). */
+const EXAMPLE_WINDOWS: Record<string, { limit: number; window: WindowUsageDto }> = {
+  minute: { limit: 120, window: { used: 1, remaining: 119, resets_at: '2026-11-29T04:31:00.000Z' } },
+  month: { limit: 100000, window: { used: 126, remaining: 99874, resets_at: '2026-12-01T00:00:00.000Z' } },
+};
+
+export const USAGE_EXAMPLE = {
+  data: [
+    {
+      key_id: '0f8e2d4c-3b1a-4e5f-9a6b-7c8d9e0f1a2b',
+      ...Object.fromEntries(LIMITS.map((row) => [row.limit.field, EXAMPLE_WINDOWS[row.name]?.limit ?? 1])),
+      ...Object.fromEntries(
+        LIMITS.map((row) => [
+          row.name,
+          EXAMPLE_WINDOWS[row.name]?.window ?? { used: 0, remaining: 1, resets_at: null },
+        ]),
+      ),
+    },
+  ],
+  meta: { request_id: REQUEST_ID_EXAMPLE },
+};

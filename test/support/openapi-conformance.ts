@@ -19,6 +19,19 @@ const DECLARED_WHEREVER_SENT = [
   'etag',
 ];
 
+/**
+ * Headers every answer of an operation carries (src/server/security-headers.ts), which the
+ * document declares on each of them (an unrouted 404 carries them too, with no operation to declare them).
+ */
+const DECLARED_ON_EVERY_OPERATION = [
+  'cache-control',
+  'content-security-policy',
+  'referrer-policy',
+  'x-content-type-options',
+  'strict-transport-security',
+  'vary',
+];
+
 type ResponseDoc = { headers?: Record<string, { required?: boolean }>; content?: object };
 
 /**
@@ -80,9 +93,9 @@ export class OpenApiConformance {
       ...declared
         .filter(([name, header]) => header.required && res.headers[name.toLowerCase()] === undefined)
         .map(([name]) => `required header ${name} is missing`),
-      ...DECLARED_WHEREVER_SENT.filter((name) => res.headers[name] !== undefined && !names.has(name)).map(
-        (name) => `header ${name} is sent but not declared`,
-      ),
+      ...[...DECLARED_WHEREVER_SENT, ...DECLARED_ON_EVERY_OPERATION]
+        .filter((name) => res.headers[name] !== undefined && !names.has(name))
+        .map((name) => `header ${name} is sent but not declared`),
     ];
   }
 

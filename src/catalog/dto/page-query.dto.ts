@@ -11,6 +11,7 @@ export class PageQueryDto {
     maximum: MAX_PAGE,
     default: 1,
     description: 'One-based page number; a page past the end answers 200 with data: []',
+    example: 1,
   })
   page: number = 1;
 
@@ -21,6 +22,7 @@ export class PageQueryDto {
     maximum: MAX_PER_PAGE,
     default: MAX_PER_PAGE,
     description: 'Results per page',
+    example: 10,
   })
   limit: number = MAX_PER_PAGE;
 }

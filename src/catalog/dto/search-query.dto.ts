@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsOptional, IsString, ValidateBy } from 'class-validator';
 import { IntegerQueryParam } from '../../common/validation/query-decorators';
-import { LETTER_OR_NUMBER_PATTERN } from '../search/letter-or-number-pattern';
 import { MAX_QUERY_LENGTH, type SearchQuery, searchQuery } from '../search/search-text';
 import { TITLE_TYPES, type TitleType } from '../title';
 import { PageQueryDto } from './page-query.dto';
@@ -36,13 +35,14 @@ export class SearchQueryDto extends PageQueryDto {
     type: 'string',
     minLength: 1,
     maxLength: MAX_QUERY_LENGTH,
-    pattern: LETTER_OR_NUMBER_PATTERN,
     description:
-      'Search text, 1 to 100 characters (code points). After NFKC normalization and removal of control ' +
-      'characters it must hold a letter or number (the pattern says so of the text as sent); the first ' +
-      '20 letter-or-number tokens are matched as whole words against title and original_title.',
-    // No example: Spectral checks examples against the pattern compiled without the u flag, where
-    // \p{L} means "p{L}", and would refuse any text without a "p" (the unit test checks the pattern).
+      'Search text, 1 to 100 characters (Unicode code points, after percent-decoding). After NFKC ' +
+      'normalization and removal of control characters it must hold at least one letter or number ' +
+      '(Unicode categories L and N): "™" and "Amélie" are accepted, "&" and "?!" are 400 ' +
+      'VALIDATION_ERROR. The first 20 letter-or-number tokens are matched as whole words against title ' +
+      'and original_title. The rule has no pattern here (no regular expression reads the same in every ' +
+      "validator's dialect); the service's 400 is the truth.",
+    example: 'shawshank redemption',
   })
   q!: string;
 
@@ -51,7 +51,7 @@ export class SearchQueryDto extends PageQueryDto {
 
   @IsOptional()
   @IsIn(TITLE_TYPES, { message: `type must be one of ${TITLE_TYPES.join(', ')}` })
-  @ApiPropertyOptional({ enum: TITLE_TYPES, enumName: 'TitleType' })
+  @ApiPropertyOptional({ enum: TITLE_TYPES, enumName: 'TitleType', example: 'movie' })
   type?: TitleType;
 
   @IntegerQueryParam('year', MIN_YEAR, MAX_YEAR)
@@ -60,6 +60,7 @@ export class SearchQueryDto extends PageQueryDto {
     minimum: MIN_YEAR,
     maximum: MAX_YEAR,
     description: 'Exact start year',
+    example: 1994,
   })
   year?: number;
 }
