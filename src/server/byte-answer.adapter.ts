@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { endAnswer, holdAnswerHeaders } from './answer-head';
 import { AppPrototypesExpressAdapter } from './app-prototypes.adapter';
 import { ByteString } from '../common/envelope';
+import { answerBody } from '../common/routing/data-answer';
 
 /**
  * Sends bytes (`Uint8Array`, a cached answer's `ByteString`) as they are, with their length; Nest's
@@ -16,7 +17,9 @@ export class ByteAnswerExpressAdapter extends AppPrototypesExpressAdapter {
     holdAnswerHeaders(this.getInstance());
   }
 
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
+  override reply(response: Response, answer: unknown, statusCode?: number): unknown {
+    // A route that writes no envelope of its own answers its value as data (`route-defaults.ts`).
+    const body = answerBody(response, answer);
     if (!(body instanceof ByteString || body instanceof Uint8Array))
       return super.reply(response, body, statusCode);
     endAnswer(response, statusCode ?? response.statusCode, body);
