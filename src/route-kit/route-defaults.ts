@@ -22,6 +22,7 @@ import { parseRawQuery } from '../common/validation/raw-query';
 import { unknownParameterMessage } from '../common/validation/unknown-parameter';
 import { knownParameters, validateQuery } from '../common/validation/validated-query.decorator';
 import { QUOTA_FREE_ROUTE } from '../limits/quota-free.decorator';
+import { StartupFailure } from '../startup/startup-failure';
 import { RequestMetaDto } from '../openapi/envelope.dto';
 import { Metered, OK_DESCRIBED, PublicRoute, QuotaFree } from './route-access';
 
@@ -54,7 +55,7 @@ interface RoutePlan {
 }
 
 /** A route the service cannot serve as the contract says: one line naming it and the fix. */
-export class RouteRefusal extends Error {}
+export class RouteRefusal extends StartupFailure {}
 
 const SERVED_METHODS = new Set([RequestMethod.GET, RequestMethod.HEAD]);
 
