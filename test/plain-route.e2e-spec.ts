@@ -1,7 +1,15 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { OpenApiConformance } from './support/openapi-conformance';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
 import { awaitRoomInMinute } from './support/timing';
-import { PlainModule } from './example-plain/plain.module';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { RouteDefaults } from '../src/route-kit/route-defaults';
+import { ForgetfulController, PlainController, PlainModule } from './example-plain/plain.module';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -97,5 +105,77 @@ describe('a plain NestJS controller registered through modules: GET /v1/plain', 
     ]);
     expect(document.paths['/v1/plain'].head.security).toEqual([{ bearer: [] }]);
     expect(document.paths['/v1/plain/text'].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  it("leaves every route of the service's own as it was: none has anything added", () => {
+    const routes = t.app.get(RouteDefaults);
+    const scanner = t.app.get(MetadataScanner);
+    const own = t.app
+      .get(DiscoveryService)
+      .getControllers()
+      .map(({ metatype }) => metatype as unknown as { name: string; prototype: Record<string, object> })
+      .filter(
+        (controller) =>
+          controller !== (PlainController as unknown) && controller !== (ForgetfulController as unknown),
+      );
+    expect(own.map((controller) => controller.name)).toEqual(
+      expect.arrayContaining([
+        'CatalogController',
+        'UsageController',
+        'HealthController',
+        'OpenApiController',
+      ]),
+    );
+    for (const controller of own) {
+      for (const name of scanner.getAllMethodNames(controller.prototype)) {
+        expect({
+          route: `${controller.name}.${name}`,
+          plan: routes.planFor(controller.prototype[name]),
+        }).toEqual({
+          route: `${controller.name}.${name}`,
+          plan: undefined,
+        });
+      }
+    }
+  });
+
+  it("holds the guide's example without @Metered() and @ValidatedQuery(): key, strict query, its own envelope, described", async () => {
+    await t.http().get('/v1/forgetful').expect(401);
+    const unknown = await t.get('/v1/forgetful?foo=1').expect(400);
+    expect(unknown.body.error.code).toBe('VALIDATION_ERROR');
+    const res = await t.get('/v1/forgetful').set('X-Request-Id', 'forgetful-1').expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe('{"data":["kept as written"],"meta":{"request_id":"forgetful-1"}}');
+    const { body: document } = await t.http().get('/openapi.json').expect(200);
+    const operation: Json = document.paths['/v1/forgetful'].get;
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '429', '500']);
+  });
+
+  it('is answered as its document says, and the document stays valid OpenAPI 3.1', async () => {
+    const res = await t.http().get('/openapi.json').expect(200);
+    const conformance = await OpenApiConformance.of(res.body);
+    for (const path of [
+      '/v1/plain',
+      '/v1/plain/text',
+      '/v1/plain?foo=1',
+      '/v1/plain/broken',
+      '/v1/forgetful',
+    ]) {
+      const answer = await t.get(path);
+      expect({ path, violations: conformance.violations({ method: 'GET', path, res: answer }) }).toEqual({
+        path,
+        violations: [],
+      });
+    }
+    const workDir = mkdtempSync(join(tmpdir(), 'catalog-plain-'));
+    try {
+      writeFileSync(join(workDir, 'openapi.json'), res.text);
+      const bin = join(__dirname, '..', 'node_modules', '.bin', 'validate-api');
+      const { stdout } = await promisify(execFile)(bin, [join(workDir, 'openapi.json')]);
+      expect(JSON.parse(stdout)).toEqual({ valid: true });
+    } finally {
+      rmSync(workDir, { recursive: true, force: true });
+    }
   });
 });

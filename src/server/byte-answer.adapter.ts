@@ -20,8 +20,11 @@ export class ByteAnswerExpressAdapter extends AppPrototypesExpressAdapter {
   override reply(response: Response, answer: unknown, statusCode?: number): unknown {
     // A route that writes no envelope of its own answers its value as data (`route-defaults.ts`).
     const body = answerBody(response, answer);
-    if (!(body instanceof ByteString || body instanceof Uint8Array))
+    if (!(body instanceof ByteString || body instanceof Uint8Array)) {
+      // Every answer is JSON: text a handler returns without a type of its own too (Express says text/html).
+      if (typeof body === 'string' && !response.hasHeader('Content-Type')) response.type('json');
       return super.reply(response, body, statusCode);
+    }
     endAnswer(response, statusCode ?? response.statusCode, body);
     return response;
   }

@@ -1,4 +1,6 @@
 import { BadRequestException, Controller, Get, Module, Param, Query } from '@nestjs/common';
+import { ApiSchema } from '@nestjs/swagger';
+import { ListEnvelopeDto, Metered, RequestId, listEnvelopeJson } from '../../src/route-kit';
 
 /**
  * A route written as plain NestJS, with no decorator of the route kit: the service gives it the
@@ -32,5 +34,21 @@ export class PlainController {
   }
 }
 
-@Module({ controllers: [PlainController] })
+/**
+ * The guide's example with `@Metered()` and `@ValidatedQuery(...)` left out: it writes its own envelope
+ * (it takes `@RequestId()`), and is still behind the key, strict about its query and described as metered.
+ */
+@ApiSchema({ name: 'Forgetful' })
+class ForgetfulDto extends ListEnvelopeDto(String) {}
+
+@Controller('v1/forgetful')
+export class ForgetfulController {
+  @Get()
+  @Metered.ok(ForgetfulDto, 'The envelope the handler writes')
+  list(@RequestId() requestId: string): string {
+    return listEnvelopeJson(['kept as written'], requestId);
+  }
+}
+
+@Module({ controllers: [PlainController, ForgetfulController] })
 export class PlainModule {}
