@@ -3,6 +3,7 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { tagDescription } from './api-tag.decorator';
 import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
+import { describeRouteDefaults } from '../route-kit/route-defaults';
 
 /** The name of the bearer security scheme the /v1 routes require. */
 export const BEARER_SCHEME = 'bearer';
@@ -47,6 +48,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
   config.info.license = { name: 'Proprietary: all rights reserved' };
+  // A route that describes no access kind or answer of its own is described as it is served.
+  describeRouteDefaults(app);
   return withUsedTagsDeclared(
     withHeadOperations(toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }))),
   );

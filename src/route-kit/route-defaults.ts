@@ -1,6 +1,7 @@
 import {
   type CanActivate,
   type ExecutionContext,
+  type INestApplicationContext,
   Injectable,
   Module,
   type OnModuleInit,
@@ -9,7 +10,13 @@ import {
 } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import {
+  DiscoveryModule,
+  DiscoveryService,
+  MetadataScanner,
+  ModulesContainer,
+  Reflector,
+} from '@nestjs/core';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { ClassConstructor } from 'class-transformer';
 import { ApiError } from '../common/errors/api-error';
@@ -61,9 +68,8 @@ const SERVED_METHODS = new Set([RequestMethod.GET, RequestMethod.HEAD]);
 
 /**
  * The contract for every route, a team's plain NestJS controller included: read at start from each
- * controller's metadata (DiscoveryService), applied per request by `RouteDefaultsGuard`. A route that
- * names no access kind is described as `Metered()` (the guards already treat it so); a route that
- * returns plain values gets the envelope and its description.
+ * controller's metadata (DiscoveryService), applied per request by `RouteDefaultsGuard`; its OpenAPI
+ * side is `describeRouteDefaults`.
  */
 @Injectable()
 export class RouteDefaults implements OnModuleInit {
@@ -76,24 +82,15 @@ export class RouteDefaults implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const { metatype } of this.discovery.getControllers()) {
-      if (typeof metatype !== 'function') continue;
-      const controller = metatype as Type<unknown>;
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of this.scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[name] as (...args: unknown[]) => unknown;
-        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-        if (method === undefined) continue;
-        const route = `${RequestMethod[method]} ${routePath(controller, handler)} (${controller.name}.${name})`;
-        if (!SERVED_METHODS.has(method)) {
-          throw new RouteRefusal(
-            `${route}: the contract serves GET and HEAD only; make it @Get() or leave it out of the service`,
-          );
-        }
-        const plan = this.planOf(route, controller, name, handler);
-        if (plan.query || plan.envelope) this.plans.set(handler, plan);
-        this.describe(controller, name, handler, plan);
+    for (const { controller, name, handler, method } of routesOf(this.discovery, this.scanner)) {
+      const route = `${RequestMethod[method]} ${routePath(controller, handler)} (${controller.name}.${name})`;
+      if (!SERVED_METHODS.has(method)) {
+        throw new RouteRefusal(
+          `${route}: the contract serves GET and HEAD only; make it @Get() or leave it out of the service`,
+        );
       }
+      const plan = this.planOf(route, controller, name, handler);
+      if (plan.query || plan.envelope) this.plans.set(handler, plan);
     }
   }
 
@@ -102,12 +99,7 @@ export class RouteDefaults implements OnModuleInit {
     return this.plans.get(handler);
   }
 
-  private planOf(
-    route: string,
-    controller: Type<unknown>,
-    name: string,
-    handler: (...args: unknown[]) => unknown,
-  ): RoutePlan {
+  private planOf(route: string, controller: Type<unknown>, name: string, handler: Handler): RoutePlan {
     const targets = [handler, controller];
     const isPublic = this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets) === true;
     const validated = Reflect.getMetadata(VALIDATED_QUERY, handler) === true;
@@ -144,27 +136,49 @@ export class RouteDefaults implements OnModuleInit {
     }
     return { query: isPublic || validated ? null : { names, dtos }, envelope: !ownEnvelope };
   }
+}
 
-  /**
-   * The route's OpenAPI description where it gives none: `Metered()` when it names no access kind,
-   * and the envelope as its 200 answer when the service writes it. Once per handler, for every app.
-   */
-  private describe(
-    controller: Type<unknown>,
-    name: string,
-    handler: (...args: unknown[]) => unknown,
-    plan: RoutePlan,
-  ): void {
+type Handler = (...args: unknown[]) => unknown;
+
+/** Every route handler of the application's controllers. */
+function* routesOf(
+  discovery: DiscoveryService,
+  scanner: MetadataScanner,
+): Generator<{ controller: Type<unknown>; name: string; handler: Handler; method: RequestMethod }> {
+  for (const { metatype } of discovery.getControllers()) {
+    if (typeof metatype !== 'function') continue;
+    const controller = metatype as Type<unknown>;
+    const prototype = controller.prototype as Record<string, unknown>;
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const handler = prototype[name] as Handler;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method !== undefined) yield { controller, name, handler, method };
+    }
+  }
+}
+
+/**
+ * Each route's OpenAPI description where it gives none: `Metered()` when it names no access kind (the
+ * guards treat it so), and the envelope as its 200 answer when the service writes it. Called before
+ * the document is built (`createOpenApiDocument`, also in Nest's preview mode); a route described
+ * once is left as it is, so building the document again or for another app changes nothing.
+ */
+export function describeRouteDefaults(app: INestApplicationContext): void {
+  // Made here, not asked of the app: in preview mode its providers are not constructed.
+  const reflector = new Reflector();
+  const discovery = new DiscoveryService(app.get(ModulesContainer));
+  for (const { controller, name, handler } of routesOf(discovery, new MetadataScanner())) {
     const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name);
-    if (!descriptor) return;
+    if (!descriptor) continue;
     const targets = [handler, controller];
-    const access = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets);
+    const access = reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets);
     if (access === undefined) Metered()(controller.prototype as object, name, descriptor);
-    if (!plan.envelope || this.reflector.getAllAndOverride<boolean>(OK_DESCRIBED, targets)) return;
+    if (Reflect.getMetadata(OWN_ENVELOPE, handler) === true) continue;
+    if (reflector.getAllAndOverride<boolean>(OK_DESCRIBED, targets)) continue;
     const kind =
       access === true
         ? PublicRoute
-        : this.reflector.getAllAndOverride<boolean>(QUOTA_FREE_ROUTE, targets)
+        : reflector.getAllAndOverride<boolean>(QUOTA_FREE_ROUTE, targets)
           ? QuotaFree
           : Metered;
     kind.ok(DataEnvelopeDto, "The route's value as data, with the request id")(
@@ -181,7 +195,7 @@ function isPassthrough(data: unknown): boolean {
   );
 }
 
-function routePath(controller: Type<unknown>, handler: (...args: unknown[]) => unknown): string {
+function routePath(controller: Type<unknown>, handler: Handler): string {
   const prefix = asList(Reflect.getMetadata(PATH_METADATA, controller))[0];
   const path = asList(Reflect.getMetadata(PATH_METADATA, handler))[0];
   return joinPath(prefix, path);
