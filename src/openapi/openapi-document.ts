@@ -50,8 +50,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   config.info.license = { name: 'Proprietary: all rights reserved' };
   // A route that describes no access kind or answer of its own is described as it is served.
   describeRouteDefaults(app);
+  // A controller without a tag is tagged by its class name (PlainController: Plain), so every
+  // operation has one; the service's own controllers all name theirs.
   return withUsedTagsDeclared(
-    withHeadOperations(toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false }))),
+    withHeadOperations(toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: true }))),
   );
 }
 
@@ -67,8 +69,10 @@ function withUsedTagsDeclared(document: OpenAPIObject): OpenAPIObject {
       for (const name of operation.tags as string[]) {
         if (declared.has(name)) continue;
         declared.add(name);
-        const description = tagDescription(name);
-        (document.tags ??= []).push(description === undefined ? { name } : { name, description });
+        // A tag with no ApiTag description (a controller tagged by its class name) is described by default.
+        const description =
+          tagDescription(name) ?? `The ${name} routes: give the tag a description with ApiTag`;
+        (document.tags ??= []).push({ name, description });
       }
     }
   }

@@ -17,7 +17,7 @@ import {
   ModulesContainer,
   Reflector,
 } from '@nestjs/core';
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { ApiOperation, ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { ClassConstructor } from 'class-transformer';
 import { ApiError } from '../common/errors/api-error';
 import { requestOf, responseOf } from '../common/http-context';
@@ -158,8 +158,9 @@ function* routesOf(
 }
 
 /**
- * Each route's OpenAPI description where it gives none: `Metered()` when it names no access kind (the
- * guards treat it so), and the envelope as its 200 answer when the service writes it. Called before
+ * Each route's OpenAPI description where it gives none: a summary naming its handler when it has no
+ * `@ApiOperation()`, `Metered()` when it names no access kind (the guards treat it so), and the
+ * envelope as its 200 answer when the service writes it. Called before
  * the document is built (`createOpenApiDocument`, also in Nest's preview mode); a route described
  * once is left as it is, so building the document again or for another app changes nothing.
  */
@@ -171,6 +172,14 @@ export function describeRouteDefaults(app: INestApplicationContext): void {
     const descriptor = Object.getOwnPropertyDescriptor(controller.prototype, name);
     if (!descriptor) continue;
     const targets = [handler, controller];
+    ApiOperation(
+      {
+        summary: `${controller.name}.${name}`,
+        description:
+          'Described by default: the route gives no @ApiOperation({ summary, description }) of its own.',
+      },
+      { overrideExisting: false },
+    )(controller.prototype as object, name, descriptor);
     const access = reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets);
     if (access === undefined) Metered()(controller.prototype as object, name, descriptor);
     if (Reflect.getMetadata(OWN_ENVELOPE, handler) === true) continue;
