@@ -58,6 +58,15 @@ describe('a plain NestJS controller registered through modules: GET /v1/plain', 
     );
     const declared = await t.get('/v1/plain?genre=Drama').expect(200);
     expect(declared.body.data).toEqual(['Drama']);
+    // A @Query() DTO declares its validated properties, and checks their values.
+    expect((await t.get('/v1/plain/range?from=12').expect(200)).body.data).toEqual([{ from: '12' }]);
+    const bad = await t.get('/v1/plain/range?from=x').expect(400);
+    expect(bad.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'from must be 1 to 4 digits.',
+    });
+    const other = await t.get('/v1/plain/range?to=3').expect(400);
+    expect(other.body.error.message).toBe('Unknown query parameter "to". Accepted: from.');
   });
 
   it('sends its value in the envelope with meta.request_id, as application/json', async () => {

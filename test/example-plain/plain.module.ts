@@ -1,6 +1,14 @@
 import { BadRequestException, Controller, Get, Module, Param, Query } from '@nestjs/common';
 import { ApiSchema } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
 import { ListEnvelopeDto, Metered, RequestId, listEnvelopeJson } from '../../src/route-kit';
+
+/** A query DTO as Nest's documentation writes one: class-validator decorators. */
+export class RangeQuery {
+  @IsOptional()
+  @Matches(/^[0-9]{1,4}$/, { message: 'from must be 1 to 4 digits' })
+  from?: string;
+}
 
 /**
  * A route written as plain NestJS, with no decorator of the route kit: the service gives it the
@@ -11,6 +19,11 @@ export class PlainController {
   @Get()
   list(@Query('genre') genre?: string): string[] {
     return genre === undefined ? ['one', 'two'] : [genre];
+  }
+
+  @Get('range')
+  range(@Query() query: RangeQuery): RangeQuery {
+    return query;
   }
 
   @Get('text')
