@@ -22,6 +22,7 @@ import { ServerModule } from './server/server.module';
 import { UsageModule } from './usage/usage.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { RouteDefaultsGuard, RouteDefaultsModule } from './route-kit/route-defaults';
 
 /** What a team adds to the service when it starts it (docs/extending.md). */
 export interface AppOptions {
@@ -53,6 +54,7 @@ export class AppModule {
         OpenApiModule,
         ApiReferenceModule,
         KnownRoutesModule,
+        RouteDefaultsModule,
         MetricsModule.forRoot(config),
         ...modules,
       ],
@@ -62,6 +64,8 @@ export class AppModule {
         // @Public() skip both. Query validation and the handler come after.
         { provide: APP_GUARD, useExisting: ApiKeyGuard },
         { provide: APP_GUARD, useExisting: LimitsGuard },
+        // Then, for a route written as plain NestJS, its query and its envelope (route-kit/route-defaults.ts).
+        { provide: APP_GUARD, useExisting: RouteDefaultsGuard },
         // Called by the server once it listens (`startServer`); it checks the first-run setting itself.
         DevelopmentKeyBootstrap,
         ...(config.firstRunSetup && config.database.kind === 'embedded' ? [SampleCatalogBootstrap] : []),

@@ -5,6 +5,7 @@ import { unknownParameterMessage } from '../common/validation/unknown-parameter'
 import { tagDescription } from './api-tag.decorator';
 import { withHeadOperations } from './head-operations';
 import { toOpenApi31 } from './openapi-31';
+import { describeRouteDefaults } from '../route-kit/route-defaults';
 
 /** The name of the bearer security scheme the /v1 routes require. */
 export const BEARER_SCHEME = 'bearer';
@@ -53,10 +54,14 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   // The service is not open source (package.json: UNLICENSED): a license without a URL or SPDX id.
   config.info.license = { name: 'Proprietary: all rights reserved' };
+  // A route that describes no access kind or answer of its own is described as it is served.
+  describeRouteDefaults(app);
+  // A controller without a tag is tagged by its class name (PlainController: Plain), so every
+  // operation has one; the service's own controllers all name theirs.
   return withUsedTagsDeclared(
     withHeadOperations(
       withValidationExamples(
-        toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: false })),
+        toOpenApi31(SwaggerModule.createDocument(app, config, { autoTagControllers: true })),
       ),
     ),
   );
@@ -121,8 +126,10 @@ function withUsedTagsDeclared(document: OpenAPIObject): OpenAPIObject {
       for (const name of operation.tags as string[]) {
         if (declared.has(name)) continue;
         declared.add(name);
-        const description = tagDescription(name);
-        (document.tags ??= []).push(description === undefined ? { name } : { name, description });
+        // A tag with no ApiTag description (a controller tagged by its class name) is described by default.
+        const description =
+          tagDescription(name) ?? `The ${name} routes: give the tag a description with ApiTag`;
+        (document.tags ??= []).push({ name, description });
       }
     }
   }

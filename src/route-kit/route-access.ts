@@ -13,6 +13,9 @@ import {
 } from '../openapi/api-responses.decorator';
 import { BEARER_SCHEME } from '../openapi/openapi-document';
 
+/** Set by an access kind's `ok`: the route describes its 200 answer itself. */
+export const OK_DESCRIBED = 'catalog-api:ok-described';
+
 type RouteDecorator = ClassDecorator & MethodDecorator;
 type OkOptions = { conditional?: boolean; links?: Record<string, LinkObject>; example?: unknown };
 
@@ -28,7 +31,7 @@ interface Access {
 function access(kind: RouteAccess, decorate: () => RouteDecorator): Access {
   return Object.assign(decorate, {
     ok: (type: Type<unknown>, description: string, options?: OkOptions) =>
-      ApiOkEnvelope(type, kind, description, options),
+      applyDecorators(SetMetadata(OK_DESCRIBED, true), ApiOkEnvelope(type, kind, description, options)),
     errors: (...codes: ErrorCode[]) => ApiErrorResponses(kind, ...codes),
   });
 }

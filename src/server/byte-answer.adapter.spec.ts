@@ -28,6 +28,11 @@ class SampleController {
   object() {
     return { data: [] };
   }
+
+  @Get('plain-text')
+  plainText() {
+    return '{"data":["JSON text"]}';
+  }
 }
 
 describe('ByteAnswerExpressAdapter', () => {
@@ -81,5 +86,11 @@ describe('ByteAnswerExpressAdapter', () => {
     const res = await get('/object').expect(200);
     expect(res.body).toEqual({ data: [] });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+
+  it('sends text a handler returns without a type of its own as JSON, not text/html', async () => {
+    const res = await get('/plain-text').expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe('{"data":["JSON text"]}');
   });
 });

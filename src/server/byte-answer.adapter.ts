@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { endAnswer, holdAnswerHeaders } from './answer-head';
 import { AppPrototypesExpressAdapter } from './app-prototypes.adapter';
 import { ByteString } from '../common/envelope';
+import { answerBody } from '../common/routing/data-answer';
 
 /**
  * Sends bytes (`Uint8Array`, a cached answer's `ByteString`) as they are, with their length; Nest's
@@ -16,9 +17,14 @@ export class ByteAnswerExpressAdapter extends AppPrototypesExpressAdapter {
     holdAnswerHeaders(this.getInstance());
   }
 
-  override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!(body instanceof ByteString || body instanceof Uint8Array))
+  override reply(response: Response, answer: unknown, statusCode?: number): unknown {
+    // A route that writes no envelope of its own answers its value as data (`route-defaults.ts`).
+    const body = answerBody(response, answer);
+    if (!(body instanceof ByteString || body instanceof Uint8Array)) {
+      // Every answer is JSON: text a handler returns without a type of its own too (Express says text/html).
+      if (typeof body === 'string' && !response.hasHeader('Content-Type')) response.type('json');
       return super.reply(response, body, statusCode);
+    }
     endAnswer(response, statusCode ?? response.statusCode, body);
     return response;
   }

@@ -6,6 +6,7 @@ import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 import { requestOf, responseOf } from '../http-context';
 import { setAnswerHeader } from '../../server/answer-head';
+import { OWN_ENVELOPE, markingHandler } from '../routing/handler-marks';
 
 /**
  * Strong tag of catalog version (the load's: label and load number) and target as sent, no body hashed (`request_id` is not part of the
@@ -87,7 +88,10 @@ const JSON_TEXT_CONTENT_TYPE = 'application/json';
 /** Express adds no charset to bytes: the same header, written whole. */
 const JSON_BYTES_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** The request's `ConditionalReply`. */
-export const Conditional = createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {
-  return new ConditionalReply(requestOf(ctx), responseOf(ctx));
-});
+/** The request's `ConditionalReply`; its handler answers its own envelope (`route-kit/route-defaults.ts`). */
+export const Conditional = markingHandler(
+  OWN_ENVELOPE,
+  createParamDecorator((_data: unknown, ctx: ExecutionContext): ConditionalReply => {
+    return new ConditionalReply(requestOf(ctx), responseOf(ctx));
+  }),
+);

@@ -39,12 +39,12 @@ export class KnownRoutes {
   }
 }
 
-function asList(value: unknown): string[] {
+export function asList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
   return typeof value === 'string' ? [value] : ['/'];
 }
 
-function joinPath(...parts: string[]): string {
+export function joinPath(...parts: string[]): string {
   return `/${parts
     .flatMap((part) => part.split('/'))
     .filter(Boolean)

@@ -6,6 +6,7 @@ import { parseRawQuery, queryText } from './raw-query';
 import { unknownParameterMessage } from './unknown-parameter';
 import { ValidQueryMemo } from './valid-query-memo';
 import { requestOf } from '../http-context';
+import { VALIDATED_QUERY, markingHandler } from '../routing/handler-marks';
 
 /**
  * A pipe, so it runs after the guards (the contract's order of checks). Unknown names come from the
@@ -32,7 +33,7 @@ export function validateQuery<T extends object>(dto: ClassConstructor<T>, raw: R
 const parametersByDto = new WeakMap<ClassConstructor<object>, ReadonlySet<string>>();
 
 /** The parameter names a DTO declares (its validated properties), read once per class. */
-function knownParameters(dto: ClassConstructor<object>): ReadonlySet<string> {
+export function knownParameters(dto: ClassConstructor<object>): ReadonlySet<string> {
   let known = parametersByDto.get(dto);
   if (!known) {
     known = new Set(
@@ -51,10 +52,13 @@ const validQueries = new ValidQueryMemo();
  * `@ValidatedQuery(SomeQueryDto)`: the request's query, strictly parsed and validated; a query text
  * validated before is answered with the same (frozen) DTO (`ValidQueryMemo`).
  */
-export const ValidatedQuery = createParamDecorator((dto: ClassConstructor<object>, ctx: ExecutionContext) => {
-  const url = requestOf(ctx).originalUrl;
-  const text = queryText(url);
-  return (
-    validQueries.get(dto, text) ?? validQueries.remember(dto, text, validateQuery(dto, parseRawQuery(url)))
-  );
-});
+export const ValidatedQuery = markingHandler(
+  VALIDATED_QUERY,
+  createParamDecorator((dto: ClassConstructor<object>, ctx: ExecutionContext) => {
+    const url = requestOf(ctx).originalUrl;
+    const text = queryText(url);
+    return (
+      validQueries.get(dto, text) ?? validQueries.remember(dto, text, validateQuery(dto, parseRawQuery(url)))
+    );
+  }),
+);
