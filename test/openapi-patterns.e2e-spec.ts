@@ -1,4 +1,4 @@
-import RE2 from 're2';
+import { RE2 } from 're2-wasm';
 import { type TestApp, createTestApp } from './support/test-app';
 
 type Json = Record<string, unknown>;
@@ -13,7 +13,8 @@ type Json = Record<string, unknown>;
 const ENGINES: Record<string, (pattern: string) => { test(text: string): boolean }> = {
   'ECMAScript, u flag': (pattern) => new RegExp(pattern, 'u'),
   'ECMAScript, no flag': (pattern) => new RegExp(pattern),
-  RE2: (pattern) => new RE2(pattern),
+  // Google's RE2 compiled to WebAssembly (its JavaScript binding always reads patterns as Unicode).
+  RE2: (pattern) => new RE2(pattern, 'u'),
 };
 
 /**
