@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ApiReferenceModule } from './api-reference/api-reference.module';
-import { RequestAuthModule } from './auth/request-auth.module';
+import { AuthModule } from './auth/auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeysModule } from './auth/api-keys.module';
 import { DevelopmentKeyBootstrap } from './auth/development-key.bootstrap';
@@ -16,7 +16,7 @@ import { ENTITIES } from './entities';
 import { HealthModule } from './health/health.module';
 import { IngestModule } from './ingest/ingest.module';
 import { LimitsGuard } from './limits/limits.guard';
-import { LimitsModule } from './limits/limits.module';
+import { QuotaModule } from './limits/quota.module';
 import { SampleCatalogBootstrap } from './ingest/sample-catalog.bootstrap';
 import { ServerModule } from './server/server.module';
 import { UsageModule } from './usage/usage.module';
@@ -44,8 +44,8 @@ export class AppModule {
         LoggingModule.forRoot(config),
         DatabaseModule.forRoot(ENTITIES, { listen: true }),
         ApiKeysModule,
-        RequestAuthModule,
-        LimitsModule,
+        AuthModule,
+        QuotaModule,
         UsageModule,
         CatalogModule,
         IngestModule,

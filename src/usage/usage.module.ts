@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { LimitsModule } from '../limits/limits.module';
+import { QuotaModule } from '../limits/quota.module';
 import { UsageController } from './usage.controller';
 import { UsageService } from './usage.service';
 
 /** `GET /v1/usage`: the calling key's limits and standing, read from the limits' counters. */
 @Module({
-  imports: [LimitsModule],
+  imports: [QuotaModule],
   controllers: [UsageController],
   providers: [UsageService],
 })

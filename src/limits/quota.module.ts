@@ -74,6 +74,10 @@ function throttlerOptions(
   };
 }
 
+/**
+ * Quota: what a key may spend. The per-minute limit and the monthly quota as named throttlers of
+ * @nestjs/throttler over the shared counters (a custom ThrottlerStorage), enforced by `LimitsGuard`.
+ */
 @Module({
   imports: [
     AllowanceModule,
@@ -87,4 +91,4 @@ function throttlerOptions(
   providers: [LimitsGuard],
   exports: [LimitsGuard, AllowanceModule],
 })
-export class LimitsModule {}
+export class QuotaModule {}
