@@ -1,21 +1,18 @@
 import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Response } from 'express';
-import { ByteString } from '../common/envelope';
 
 /**
- * Sends bytes (`Uint8Array`, a cached answer's `ByteString`) as they are, with their length; Nest's
+ * Sends bytes (`Uint8Array`: a cached answer's envelope) as they are, with their length; Nest's
  * `reply` would serialize them as objects. Written with `end`, not Express's `res.send`: the handler
  * has already set their type and decided freshness (`ConditionalReply`), and Node leaves the body out
  * of a HEAD.
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
-    if (!(body instanceof ByteString || body instanceof Uint8Array))
-      return super.reply(response, body, statusCode);
+    if (!(body instanceof Uint8Array)) return super.reply(response, body, statusCode);
     response.statusCode = statusCode ?? response.statusCode;
     response.setHeader('Content-Length', body.byteLength);
-    if (body instanceof ByteString) response.end(body.bytes, 'latin1');
-    else response.end(body);
+    response.end(body);
     return response;
   }
 }

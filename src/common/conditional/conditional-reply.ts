@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { ByteString, EnvelopeBytes } from '../envelope';
+import type { EnvelopeBytes } from '../envelope';
 import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 import { requestOf, responseOf } from '../http-context';
@@ -58,7 +58,7 @@ export class ConditionalReply {
   }
 
   /** A cached envelope with this request's id in `meta`, tagged and sent as `json` does. */
-  envelope(read: Versioned<EnvelopeBytes>): ByteString | undefined {
+  envelope(read: Versioned<EnvelopeBytes>): Uint8Array | undefined {
     if (this.isFresh(read.version)) return undefined;
     this.res.setHeader('Content-Type', JSON_BYTES_CONTENT_TYPE);
     return read.value.withRequestId(requestIdOf(this.req));
