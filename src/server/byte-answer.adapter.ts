@@ -3,14 +3,23 @@ import type { Response } from 'express';
 
 /**
  * Sends bytes (`Uint8Array`: a cached answer's envelope) as they are, with their length; Nest's
- * `reply` would serialize them as objects. Written with `end`, not Express's `res.send`: the handler
- * has already set their type and decided freshness (`ConditionalReply`), and Node leaves the body out
- * of a HEAD.
+ * `reply` would serialize them as objects. By default written with `end`, not Express's `res.send`:
+ * the handler has already set their type and decided freshness (`ConditionalReply`), and Node leaves
+ * the body out of a HEAD. With `fastAnswers` off (`FAST_ANSWERS=0`) they go through `res.send`, as a
+ * stock Express handler would send them: the same bytes on the wire.
  */
 export class ByteAnswerExpressAdapter extends ExpressAdapter {
+  constructor(
+    instance?: unknown,
+    private readonly fastAnswers = true,
+  ) {
+    super(instance);
+  }
+
   override reply(response: Response, body: unknown, statusCode?: number): unknown {
     if (!(body instanceof Uint8Array)) return super.reply(response, body, statusCode);
     response.statusCode = statusCode ?? response.statusCode;
+    if (!this.fastAnswers) return response.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     response.setHeader('Content-Length', body.byteLength);
     response.end(body);
     return response;
