@@ -8,12 +8,14 @@ import {
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
 import { HealthModule } from '../health/health.module';
+import { LimitsModule } from '../limits/limits.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
 import { ChangeFeedMetrics } from './change-feed.metrics';
 import { ConnectionMetrics } from './connection.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
+import { DependencyMetrics } from './dependency.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HealthMetrics } from './health.metrics';
 import { LogPipelineMetrics } from './log-pipeline.metrics';
@@ -33,7 +35,7 @@ export class MetricsModule implements NestModule {
     if (config.metricsPort === null) return { module: MetricsModule };
     return {
       module: MetricsModule,
-      imports: [CatalogModule, HealthModule],
+      imports: [CatalogModule, HealthModule, LimitsModule],
       providers: [
         {
           // One registry per application (not prom-client's global one), so several apps in one
@@ -54,6 +56,7 @@ export class MetricsModule implements NestModule {
         SearchAdmissionMetrics,
         ReadTargetMetrics,
         ChangeFeedMetrics,
+        DependencyMetrics,
         TlsCertificateMetrics,
         HealthMetrics,
         LogPipelineMetrics,
