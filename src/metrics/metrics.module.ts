@@ -8,7 +8,6 @@ import {
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
 import { HealthModule } from '../health/health.module';
-import { LimitsModule } from '../limits/limits.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
 import { CatalogMetrics } from './catalog.metrics';
@@ -35,7 +34,7 @@ export class MetricsModule implements NestModule {
     if (config.metricsPort === null) return { module: MetricsModule };
     return {
       module: MetricsModule,
-      imports: [CatalogModule, HealthModule, LimitsModule],
+      imports: [CatalogModule, HealthModule],
       providers: [
         {
           // One registry per application (not prom-client's global one), so several apps in one
