@@ -123,6 +123,7 @@ describe('Alert rules', () => {
       'CatalogApiHighLatency',
       'CatalogApiDatabasePoolSaturated',
       'CatalogApiChangeFeedDown',
+      'CatalogApiRedisDegraded',
       'CatalogApiReadReplicaOutOfRotation',
       'CatalogApiReadReplicaLagging',
       'CatalogApiReadinessFailing',

@@ -77,7 +77,11 @@ describe('the series the dashboard and the alert rules read', () => {
     const env = databaseEnvironment(database);
     for (const extra of [
       { TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.keyFile },
-      { DATABASE_READ_URL: String(env.DATABASE_URL) },
+      // With Redis (CI's, or TEST_REDIS_URL): dependency_degraded is reported only where it is set.
+      {
+        DATABASE_READ_URL: String(env.DATABASE_URL),
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      },
     ]) {
       const metricsPort = await freePort();
       const server = await startServer({ ...env, ...extra, METRICS_PORT: String(metricsPort) });

@@ -43,6 +43,7 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
   let redis: RedisProcess;
   let proxy: TcpProxy;
   let server: ServerProcess;
+  let metricsPort: number;
   let direct: Redis;
   let loadKeys: InsertedKey[];
   let probeKeys: InsertedKey[];
@@ -71,9 +72,11 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
     await proxy.restore();
     direct = new Redis(redis.url, { maxRetriesPerRequest: 0 });
     direct.on('error', () => undefined);
+    metricsPort = await freePort();
     server = await ServerProcess.start(await freePort(), {
       DATABASE_URL: databaseUrl,
       REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      METRICS_PORT: String(metricsPort),
     });
   }, 120_000);
 
@@ -86,6 +89,11 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
   });
 
   const auth = (key: InsertedKey) => ({ Authorization: `Bearer ${key.key}` });
+  /** The process's `dependency_degraded{dependency="redis"}` now. */
+  const redisDegraded = async () =>
+    /dependency_degraded\{dependency="redis"\} (\d)/.exec(
+      await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(),
+    )?.[1];
 
   /** Steady load on `LOAD_KEYS` keys until `stop` resolves; every answer's time and status. */
   async function load(stop: Promise<void>): Promise<Sample[]> {
@@ -124,6 +132,9 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
     proxy.partition();
     const partitionedAt = Date.now();
     await sleep(6_000);
+    // Degraded, not down: the gauge says so, /health still answers 200 with its record.
+    const degradedWhilePartitioned = await redisDegraded();
+    const healthWhilePartitioned = (await server.get('/health')).status;
     proxy.heal();
     const healedAt = Date.now();
     // One request per fresh key every 100 ms: each key's first reservation shows which store took it.
@@ -140,6 +151,7 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
     await sleep(3_000);
     finish();
     const samples = await running;
+    const degradedAfterHealing = await redisDegraded();
 
     const normal = between(samples, started + 2_000, partitionedAt);
     const firstSecond = between(samples, partitionedAt, partitionedAt + 1_000);
@@ -166,6 +178,11 @@ describe('Redis failures: partition and restart (built server, Redis behind a pr
     expect(figures.partitioned.p50).toBeLessThanOrEqual(2 * figures.normal.p50 + 2);
     expect(backOnRedisMs).not.toBeNull();
     expect(backOnRedisMs).toBeLessThanOrEqual(2_000);
+    expect({ degradedWhilePartitioned, healthWhilePartitioned, degradedAfterHealing }).toEqual({
+      degradedWhilePartitioned: '1',
+      healthWhilePartitioned: 200,
+      degradedAfterHealing: '0',
+    });
   }, 60_000);
 
   it('a key accepts at most its limit plus one block in a minute across a Redis kill, fallback and empty restart', async () => {

@@ -38,6 +38,11 @@ export class FailoverAllowanceStore implements AllowanceStore {
     );
   }
 
+  /** Whether Redis is skipped now (the circuit is open) and the minute is counted in PostgreSQL. */
+  get degraded(): boolean {
+    return this.circuit.open;
+  }
+
   async reserve(key: string, want: number, limit: number, ttlMs: number): Promise<Reservation> {
     if (!this.circuit.open) {
       try {

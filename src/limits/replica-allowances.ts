@@ -1,6 +1,7 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { AllowanceStore } from './allowance-store';
+import { FailoverAllowanceStore } from './failover-allowance.store';
 import type { CountedWindow } from './limit-usage';
 import { RESERVATION, reservationSize, shouldReserveAhead } from './limits-policy';
 
@@ -47,6 +48,15 @@ export class ReplicaAllowances implements ThrottlerStorage, OnModuleDestroy {
     private readonly stores: Readonly<Record<string, AllowanceStore>>,
     private readonly clock: () => number = Date.now,
   ) {}
+
+  /**
+   * Whether the optional Redis in front of a counter is unavailable (the service still serves, the
+   * counters in PostgreSQL); null when no counter uses Redis (REDIS_URL unset).
+   */
+  redisDegraded(): boolean | null {
+    const redis = Object.values(this.stores).filter((store) => store instanceof FailoverAllowanceStore);
+    return redis.length === 0 ? null : redis.some((store) => store.degraded);
+  }
 
   async increment(
     key: string,

@@ -14,6 +14,7 @@ import { CatalogMetrics } from './catalog.metrics';
 import { ChangeFeedMetrics } from './change-feed.metrics';
 import { ConnectionMetrics } from './connection.metrics';
 import { DatabasePoolMetrics, SearchPoolMetrics } from './database-pool.metrics';
+import { DependencyMetrics } from './dependency.metrics';
 import { HttpMetrics } from './http-metrics';
 import { HealthMetrics } from './health.metrics';
 import { LogPipelineMetrics } from './log-pipeline.metrics';
@@ -54,6 +55,7 @@ export class MetricsModule implements NestModule {
         SearchAdmissionMetrics,
         ReadTargetMetrics,
         ChangeFeedMetrics,
+        DependencyMetrics,
         TlsCertificateMetrics,
         HealthMetrics,
         LogPipelineMetrics,
