@@ -1,4 +1,4 @@
-// The oldest Node.js the service runs on is package.json's "engines" (">=24.9"), the one place it is
+// The oldest Node.js the service runs on is package.json's "engines" (">=X.Y"), the one place it is
 // written. The build checks it first (`node scripts/node-floor.js`), and the entry points
 // (scripts/write-entrypoints.js copies this file to dist/) check it before anything else, so an older
 // Node stops with one line instead of a stack trace from deep inside a dependency. Plain CommonJS
