@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { CatalogModule } from '../catalog/catalog.module';
-import { LimitsModule } from '../limits/limits.module';
+import { QuotaModule } from '../limits/quota.module';
 import { CatalogHealthIndicator } from './catalog.health';
 import { HealthController } from './health.controller';
 import { HealthServer } from './health.server';
@@ -9,7 +9,7 @@ import { HealthService } from './health.service';
 import { RedisHealthIndicator } from './redis.health';
 
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false }), CatalogModule, LimitsModule],
+  imports: [TerminusModule.forRoot({ logger: false }), CatalogModule, QuotaModule],
   controllers: [HealthController],
   providers: [CatalogHealthIndicator, RedisHealthIndicator, HealthService, HealthServer],
   exports: [HealthService, RedisHealthIndicator],
