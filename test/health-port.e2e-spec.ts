@@ -8,6 +8,7 @@ import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { freePort } from './support/free-port';
 import { rawConversation, rawRequest } from './support/raw-http';
 import { type TestApp, createTestApp } from './support/test-app';
+import { eventually } from './support/timing';
 
 interface Answer {
   status: number;
@@ -53,6 +54,15 @@ describe('the health port', () => {
   });
 
   it("answers /health as the API port does, with the client's request id and the common headers", async () => {
+    // Each port picks a finished load up on its own poll, within the contract's second of it.
+    const loaded = async (url: string) =>
+      ((await (await fetch(url)).json()) as { data?: Array<{ catalog: { catalog_version: string } }> })
+        .data?.[0]?.catalog.catalog_version === 'probe-1';
+    await eventually(
+      async () => (await loaded(`${api}/health`)) && loaded(`http://127.0.0.1:${healthPort}/health`),
+      1_000,
+      50,
+    );
     const onApi = await fetch(`${api}/health`);
     const res = await probe('/health?ignored=1', { headers: { 'X-Request-Id': 'probe-7' } });
     expect(res.status).toBe(200);
