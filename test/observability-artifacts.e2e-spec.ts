@@ -111,6 +111,7 @@ describe('Grafana dashboard', () => {
       'V8 heap',
       'Event-loop lag',
       'TLS certificate expires in',
+      'API keys expiring within 7 days',
     ])
       expect(titles).toContain(wanted);
   });
@@ -129,6 +130,7 @@ describe('Alert rules', () => {
       'CatalogApiTargetDown',
       'CatalogApiMonthlyQuotaExhaustion',
       'CatalogApiTlsCertificateExpiringSoon',
+      'CatalogApiKeysExpiringSoon',
     ]);
     for (const rule of rules) {
       expect(['critical', 'warning']).toContain(rule.labels?.severity);

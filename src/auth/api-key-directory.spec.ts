@@ -248,6 +248,24 @@ describe('ApiKeyDirectory', () => {
       expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('API_KEY_DISABLED');
     });
 
+    it('counts the usable keys expiring within a bound, once per key, for the gauge', () => {
+      const day = 86_400_000;
+      fake.emit(
+        state(KEY, {
+          expiresAt: NOW + 3 * day,
+          previousKeyHash: hashApiKey(ROTATED_KEY),
+          previousKeyEndsAt: NOW + day,
+        }),
+      );
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + 30 * day }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(1);
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + 7 * day }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(2);
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + day, disabled: true }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(1);
+      expect(directory.countExpiringWithin(7 * day, NOW + 3 * day)).toBe(0);
+    });
+
     it('learns a rotation made by another process at the next refresh, and loads both secrets at start', async () => {
       const rotated = state(ROTATED_KEY, {
         policy: state(KEY).policy,

@@ -104,6 +104,20 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * How many keys held now are usable but expire within `withinMs` of `now` (disabled and expired
+   * keys left out): for the keys-expiring-soon gauge, which names no key.
+   */
+  countExpiringWithin(withinMs: number, now = Date.now()): number {
+    let count = 0;
+    for (const [hash] of this.hashesById.values()) {
+      const key = this.byHash.get(hash);
+      if (!key || key.disabled || key.expiresAt === null) continue;
+      if (key.expiresAt > now && key.expiresAt - now <= withinMs) count++;
+    }
+    return count;
+  }
+
+  /**
    * A full reload once a minute; otherwise a re-read once neither a refresh nor a keys' marker came
    * within the interval (a marker that moved has started a re-read of its own).
    */
