@@ -266,6 +266,27 @@ describe('ApiKeyDirectory', () => {
       expect(directory.countExpiringWithin(7 * day, NOW + 3 * day)).toBe(0);
     });
 
+    it("tells a key's expiry, and its previous secret's end only while the overlap runs", () => {
+      expect(directory.lifetimeOf('id-k', NOW)).toEqual({ expiresAt: null, previousKeyEndsAt: null });
+      fake.emit(
+        state(ROTATED_KEY, {
+          policy: state(KEY).policy,
+          expiresAt: NOW + 86_400_000,
+          previousKeyHash: hashApiKey(KEY),
+          previousKeyEndsAt: NOW + 60_000,
+        }),
+      );
+      expect(directory.lifetimeOf('id-k', NOW)).toEqual({
+        expiresAt: NOW + 86_400_000,
+        previousKeyEndsAt: NOW + 60_000,
+      });
+      expect(directory.lifetimeOf('id-k', NOW + 60_000)).toEqual({
+        expiresAt: NOW + 86_400_000,
+        previousKeyEndsAt: null,
+      });
+      expect(directory.lifetimeOf('no-such-id', NOW)).toEqual({ expiresAt: null, previousKeyEndsAt: null });
+    });
+
     it('learns a rotation made by another process at the next refresh, and loads both secrets at start', async () => {
       const rotated = state(ROTATED_KEY, {
         policy: state(KEY).policy,

@@ -104,6 +104,18 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
+   * When a key expires, and when its previous secret stops working if a rotation's overlap is still
+   * running at `now` (each null otherwise): what `GET /v1/usage` tells the key's client.
+   */
+  lifetimeOf(id: string, now = Date.now()): { expiresAt: number | null; previousKeyEndsAt: number | null } {
+    const hash = this.hashesById.get(id)?.[0];
+    const key = hash === undefined ? undefined : this.byHash.get(hash);
+    if (!key) return { expiresAt: null, previousKeyEndsAt: null };
+    const rotating = key.previousKeyEndsAt !== null && now < key.previousKeyEndsAt;
+    return { expiresAt: key.expiresAt, previousKeyEndsAt: rotating ? key.previousKeyEndsAt : null };
+  }
+
+  /**
    * How many keys held now are usable but expire within `withinMs` of `now` (disabled and expired
    * keys left out): for the keys-expiring-soon gauge, which names no key.
    */
