@@ -5,6 +5,7 @@ import { SearchTables1763740000000 } from './1763740000000-SearchTables';
 import { AllowanceCounters1763750000000 } from './1763750000000-AllowanceCounters';
 import { SearchWordSets1763760000000 } from './1763760000000-SearchWordSets';
 import { CatalogLoadNumber1763770000000 } from './1763770000000-CatalogLoadNumber';
+import { KeyLifecycle1763780000000 } from './1763780000000-KeyLifecycle';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   AllowanceCounters1763750000000,
   SearchWordSets1763760000000,
   CatalogLoadNumber1763770000000,
+  KeyLifecycle1763780000000,
 ];

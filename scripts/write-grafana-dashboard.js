@@ -329,6 +329,22 @@ const ROWS = [
           },
         },
       ),
+      panel(
+        'API keys expiring within 7 days',
+        'Enabled API keys whose expiry is within 7 days (every process reports the same count; keys:list names them; the CatalogApiKeysExpiringSoon alert fires above 0).',
+        [[`max(api_keys_expiring_soon${sel()})`, 'keys']],
+        {
+          kind: 'stat',
+          min: 0,
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              { color: 'green', value: null },
+              { color: 'orange', value: 1 },
+            ],
+          },
+        },
+      ),
     ],
   },
 ];

@@ -59,6 +59,9 @@ describe('keys CLI', () => {
         monthly_quota: 100,
         disabled: false,
         created_at: expect.any(String),
+        state: 'active',
+        expires_at: null,
+        rotating_until: null,
       },
     ]);
 

@@ -151,6 +151,26 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     expect(sample(body, 'search_refused_total')).toBe(0);
   });
 
+  it('counts the usable keys expiring within 7 days, naming none', async () => {
+    const day = 86_400_000;
+    const before = sample((await scrape()).body, 'api_keys_expiring_soon')!;
+    await t.apiKeys.create({
+      name: 'soon',
+      rpm: 1,
+      monthlyQuota: 1,
+      expiresAt: new Date(Date.now() + 3 * day),
+    });
+    await t.apiKeys.create({
+      name: 'later',
+      rpm: 1,
+      monthlyQuota: 1,
+      expiresAt: new Date(Date.now() + 30 * day),
+    });
+    const { body } = await scrape();
+    expect(sample(body, 'api_keys_expiring_soon')).toBe(before + 1);
+    expect(body).toMatch(/^api_keys_expiring_soon \d+$/m);
+  });
+
   it('the public port has no /metrics: it is an unmatched route there', async () => {
     const res = await t.http().get('/metrics').expect(404);
     expect(res.body.error).toEqual({

@@ -111,6 +111,7 @@ describe('Grafana dashboard', () => {
       'V8 heap',
       'Event-loop lag',
       'TLS certificate expires in',
+      'API keys expiring within 7 days',
     ])
       expect(titles).toContain(wanted);
   });
@@ -130,6 +131,7 @@ describe('Alert rules', () => {
       'CatalogApiTargetDown',
       'CatalogApiMonthlyQuotaExhaustion',
       'CatalogApiTlsCertificateExpiringSoon',
+      'CatalogApiKeysExpiringSoon',
     ]);
     for (const rule of rules) {
       expect(['critical', 'warning']).toContain(rule.labels?.severity);

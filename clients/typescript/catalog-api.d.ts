@@ -183,6 +183,16 @@ export interface components {
             monthly_quota: number;
             minute: components["schemas"]["WindowUsage"];
             month: components["schemas"]["WindowUsage"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC: from this instant the key is refused (403 API_KEY_DISABLED); absent when it never expires
+             */
+            expires_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC, only while a rotation's overlap runs: when the key's previous secret stops working (403 API_KEY_DISABLED from then on)
+             */
+            previous_key_ends_at?: string;
         };
         RequestMeta: {
             /**

@@ -21,6 +21,9 @@ function state(key: string, overrides: Partial<StoredKey> = {}): StoredKey {
     keyHash: hashApiKey(key),
     disabled: false,
     policy: { id: `id-${key.slice(-1)}`, rpm: 120, monthlyQuota: 50_000 },
+    expiresAt: null,
+    previousKeyHash: null,
+    previousKeyEndsAt: null,
     ...overrides,
   };
 }
@@ -158,6 +161,153 @@ describe('ApiKeyDirectory', () => {
     expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
     fake.emit(state(KEY, { disabled: false }));
     expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+  });
+
+  describe('expiry and rotation, checked against the clock on every request', () => {
+    const NOW = new Date('2026-03-15T10:00:00.000Z').getTime();
+    const ROTATED_KEY = `mov_live_${'r'.repeat(43)}`;
+
+    it('refuses a key from its expiry instant, exactly, without a re-read', () => {
+      fake.emit(state(KEY, { expiresAt: NOW + 5_000 }));
+      const before = queries();
+      jest.setSystemTime(NOW + 4_999);
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+      jest.setSystemTime(NOW + 5_000);
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(queries()).toBe(before);
+    });
+
+    it('says the key expired in the message', () => {
+      fake.emit(state(KEY, { expiresAt: NOW }));
+      expect(() => directory.authenticate(`Bearer ${KEY}`)).toThrow(/expired/);
+    });
+
+    it('accepts both secrets during the overlap, as the same key, and only the new one after it', () => {
+      const rotated = state(ROTATED_KEY, {
+        policy: state(KEY).policy,
+        previousKeyHash: hashApiKey(KEY),
+        previousKeyEndsAt: NOW + 60_000,
+      });
+      fake.emit(rotated);
+      expect(directory.authenticate(`Bearer ${KEY}`)).toEqual(state(KEY).policy);
+      expect(directory.authenticate(`Bearer ${ROTATED_KEY}`)).toEqual(state(KEY).policy);
+      jest.setSystemTime(NOW + 59_999);
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+      jest.setSystemTime(NOW + 60_000);
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(() => directory.authenticate(`Bearer ${KEY}`)).toThrow(/rotation/);
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('accepted');
+    });
+
+    it('refuses the old secret at once after a rotation with no overlap', () => {
+      fake.emit(
+        state(ROTATED_KEY, {
+          policy: state(KEY).policy,
+          previousKeyHash: hashApiKey(KEY),
+          previousKeyEndsAt: NOW,
+        }),
+      );
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('accepted');
+    });
+
+    it('forgets the oldest secret when a second rotation replaces the previous one', async () => {
+      const third = `mov_live_${'t'.repeat(43)}`;
+      fake.emit(
+        state(ROTATED_KEY, {
+          policy: state(KEY).policy,
+          previousKeyHash: hashApiKey(KEY),
+          previousKeyEndsAt: NOW + 60_000,
+        }),
+      );
+      fake.emit(
+        state(third, {
+          policy: state(KEY).policy,
+          previousKeyHash: hashApiKey(ROTATED_KEY),
+          previousKeyEndsAt: NOW + 60_000,
+        }),
+      );
+      expect(codeOf(() => directory.authenticate(`Bearer ${third}`))).toBe('accepted');
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('accepted');
+      const oldest = eventualCodeOf(() => directory.authenticate(`Bearer ${KEY}`));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(await oldest).toBe('INVALID_API_KEY');
+    });
+
+    it('refuses both secrets of a disabled or expired key during an overlap', () => {
+      const rotating = {
+        policy: state(KEY).policy,
+        previousKeyHash: hashApiKey(KEY),
+        previousKeyEndsAt: NOW + 60_000,
+      };
+      fake.emit(state(ROTATED_KEY, { ...rotating, disabled: true }));
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('API_KEY_DISABLED');
+      fake.emit(state(ROTATED_KEY, { ...rotating, expiresAt: NOW }));
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('API_KEY_DISABLED');
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('API_KEY_DISABLED');
+    });
+
+    it('counts the usable keys expiring within a bound, once per key, for the gauge', () => {
+      const day = 86_400_000;
+      fake.emit(
+        state(KEY, {
+          expiresAt: NOW + 3 * day,
+          previousKeyHash: hashApiKey(ROTATED_KEY),
+          previousKeyEndsAt: NOW + day,
+        }),
+      );
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + 30 * day }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(1);
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + 7 * day }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(2);
+      fake.emit(state(OTHER_KEY, { expiresAt: NOW + day, disabled: true }));
+      expect(directory.countExpiringWithin(7 * day, NOW)).toBe(1);
+      expect(directory.countExpiringWithin(7 * day, NOW + 3 * day)).toBe(0);
+    });
+
+    it("tells a key's expiry, and its previous secret's end only while the overlap runs", () => {
+      expect(directory.lifetimeOf('id-k', NOW)).toEqual({ expiresAt: null, previousKeyEndsAt: null });
+      fake.emit(
+        state(ROTATED_KEY, {
+          policy: state(KEY).policy,
+          expiresAt: NOW + 86_400_000,
+          previousKeyHash: hashApiKey(KEY),
+          previousKeyEndsAt: NOW + 60_000,
+        }),
+      );
+      expect(directory.lifetimeOf('id-k', NOW)).toEqual({
+        expiresAt: NOW + 86_400_000,
+        previousKeyEndsAt: NOW + 60_000,
+      });
+      expect(directory.lifetimeOf('id-k', NOW + 60_000)).toEqual({
+        expiresAt: NOW + 86_400_000,
+        previousKeyEndsAt: null,
+      });
+      expect(directory.lifetimeOf('no-such-id', NOW)).toEqual({ expiresAt: null, previousKeyEndsAt: null });
+    });
+
+    it('learns a rotation made by another process at the next refresh, and loads both secrets at start', async () => {
+      const rotated = state(ROTATED_KEY, {
+        policy: state(KEY).policy,
+        previousKeyHash: hashApiKey(KEY),
+        previousKeyEndsAt: NOW + 600_000,
+      });
+      fake.service.statesChangedWithin.mockResolvedValue([rotated]);
+      await jest.advanceTimersByTimeAsync(KEY_REFRESH_INTERVAL_MS);
+      expect(codeOf(() => directory.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('accepted');
+      expect(codeOf(() => directory.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+
+      fake.service.allStates.mockResolvedValue([rotated]);
+      const fresh = new ApiKeyDirectory(fake.service as unknown as ApiKeyService);
+      await fresh.onModuleInit();
+      try {
+        expect(codeOf(() => fresh.authenticate(`Bearer ${KEY}`))).toBe('accepted');
+        expect(codeOf(() => fresh.authenticate(`Bearer ${ROTATED_KEY}`))).toBe('accepted');
+      } finally {
+        fresh.onModuleDestroy();
+      }
+    });
   });
 
   it("reads and hashes every request's header anew: no header outlives its request", () => {

@@ -36,7 +36,8 @@ const KEY_MISS_WAIT_MS = 250;
 export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeys');
   private byHash = new Map<string, StoredKey>();
-  private hashById = new Map<string, string>();
+  /** Each key's live hashes: its current secret and, after a rotation, the previous one. */
+  private hashesById = new Map<string, string[]>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private unsubscribeFeed: (() => void) | undefined;
@@ -94,12 +95,38 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     // The map is keyed by SHA-256 of 256-bit secrets: timing reveals nothing usable about a key.
     const keyHash = hashApiKey(credentials.key);
     const stored = this.byHash.get(keyHash);
-    if (stored) return policyOf(stored);
+    if (stored) return policyOf(stored, keyHash, Date.now());
     return this.awaitMissReread().then(() => {
       const created = this.byHash.get(keyHash);
       if (!created) throw new ApiError('INVALID_API_KEY');
-      return policyOf(created);
+      return policyOf(created, keyHash, Date.now());
     });
+  }
+
+  /**
+   * When a key expires, and when its previous secret stops working if a rotation's overlap is still
+   * running at `now` (each null otherwise): what `GET /v1/usage` tells the key's client.
+   */
+  lifetimeOf(id: string, now = Date.now()): { expiresAt: number | null; previousKeyEndsAt: number | null } {
+    const hash = this.hashesById.get(id)?.[0];
+    const key = hash === undefined ? undefined : this.byHash.get(hash);
+    if (!key) return { expiresAt: null, previousKeyEndsAt: null };
+    const rotating = key.previousKeyEndsAt !== null && now < key.previousKeyEndsAt;
+    return { expiresAt: key.expiresAt, previousKeyEndsAt: rotating ? key.previousKeyEndsAt : null };
+  }
+
+  /**
+   * How many keys held now are usable but expire within `withinMs` of `now` (disabled and expired
+   * keys left out): for the keys-expiring-soon gauge, which names no key.
+   */
+  countExpiringWithin(withinMs: number, now = Date.now()): number {
+    let count = 0;
+    for (const [hash] of this.hashesById.values()) {
+      const key = this.byHash.get(hash);
+      if (!key || key.disabled || key.expiresAt === null) continue;
+      if (key.expiresAt > now && key.expiresAt - now <= withinMs) count++;
+    }
+    return count;
   }
 
   /**
@@ -186,7 +213,7 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     const seconds = (startedAt - this.lastRefreshAt) / 1000 + KEY_CHANGE_OVERLAP_S;
     for (const key of await this.apiKeys.statesChangedWithin(seconds)) this.put(key);
     this.lastRefreshAt = Math.max(this.lastRefreshAt, startedAt);
-    if (marker && marker.count !== this.hashById.size) return this.reloadAll();
+    if (marker && marker.count !== this.hashesById.size) return this.reloadAll();
     this.appliedMarker = marker;
   }
 
@@ -194,24 +221,42 @@ export class ApiKeyDirectory implements OnModuleInit, OnModuleDestroy {
     const startedAt = Date.now();
     const marker = this.observedMarker;
     const keys = await this.apiKeys.allStates();
-    this.byHash = new Map(keys.map((key) => [key.keyHash, key]));
-    this.hashById = new Map(keys.map((key) => [key.policy.id, key.keyHash]));
+    this.byHash = new Map();
+    this.hashesById = new Map();
+    for (const key of keys) this.put(key);
     this.appliedMarker = marker;
     this.lastFullLoadAt = startedAt;
     this.lastRefreshAt = startedAt;
     this.lastRefreshStartedAt = Math.max(this.lastRefreshStartedAt, startedAt);
   }
 
+  /** Both of a key's secrets lead to the same state (one id: one minute window, one quota). */
   private put(key: StoredKey): void {
-    const previousHash = this.hashById.get(key.policy.id);
-    if (previousHash !== undefined && previousHash !== key.keyHash) this.byHash.delete(previousHash);
-    this.byHash.set(key.keyHash, key);
-    this.hashById.set(key.policy.id, key.keyHash);
+    const hashes = key.previousKeyHash === null ? [key.keyHash] : [key.keyHash, key.previousKeyHash];
+    for (const old of this.hashesById.get(key.policy.id) ?? []) {
+      if (!hashes.includes(old)) this.byHash.delete(old);
+    }
+    for (const hash of hashes) this.byHash.set(hash, key);
+    this.hashesById.set(key.policy.id, hashes);
   }
 }
 
-/** A stored key's policy, or the contract's 403 when it is disabled. */
-function policyOf(stored: StoredKey): KeyPolicy {
+const EXPIRED_MESSAGE = "The API key has expired. Ask the key's issuer to extend it, or use another key.";
+const RETIRED_MESSAGE =
+  "This secret of the API key was replaced by a rotation and its overlap has ended. Use the key's new secret.";
+
+/**
+ * A stored key's policy for the secret whose hash was presented, or the contract's 403 when the key
+ * is disabled, has expired, or the secret is a rotated-out one past its overlap. Checked against the
+ * clock on every request, so an expiry or an overlap's end is exact on every replica without a re-read.
+ */
+export function policyOf(stored: StoredKey, keyHash: string, now: number): KeyPolicy {
   if (stored.disabled) throw new ApiError('API_KEY_DISABLED');
+  if (stored.expiresAt !== null && now >= stored.expiresAt) {
+    throw new ApiError('API_KEY_DISABLED', EXPIRED_MESSAGE);
+  }
+  if (keyHash !== stored.keyHash && (stored.previousKeyEndsAt === null || now >= stored.previousKeyEndsAt)) {
+    throw new ApiError('API_KEY_DISABLED', RETIRED_MESSAGE);
+  }
   return stored.policy;
 }

@@ -26,6 +26,17 @@ export class ApiKeyEntity {
   @Column({ type: 'boolean', default: false })
   disabled!: boolean;
 
+  /** From this instant the key answers 403 API_KEY_DISABLED; null: never. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt!: Date | null;
+
+  /** SHA-256 of the secret the last rotation replaced: it works until `previousKeyEndsAt`. */
+  @Column({ name: 'previous_key_hash', type: 'text', nullable: true })
+  previousKeyHash!: string | null;
+
+  @Column({ name: 'previous_key_ends_at', type: 'timestamptz', nullable: true })
+  previousKeyEndsAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

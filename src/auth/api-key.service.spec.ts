@@ -14,6 +14,9 @@ function storedKey(key: string, overrides: Partial<ApiKeyEntity> = {}): ApiKeyEn
     rpm: 120,
     monthlyQuota: 50_000,
     disabled: false,
+    expiresAt: null,
+    previousKeyHash: null,
+    previousKeyEndsAt: null,
     createdAt: CREATED_AT,
     updatedAt: CREATED_AT,
     ...overrides,
@@ -79,6 +82,9 @@ describe('ApiKeyService', () => {
         rpm: 60,
         monthlyQuota: 1_000,
         disabled: false,
+        expiresAt: null,
+        previousKeyHash: null,
+        previousKeyEndsAt: null,
       });
       expect(JSON.stringify(repo.create.mock.calls)).not.toContain(key.slice(13));
       expect(JSON.stringify(repo.save.mock.calls)).not.toContain(key.slice(13));
@@ -90,6 +96,9 @@ describe('ApiKeyService', () => {
         monthly_quota: 1_000,
         disabled: false,
         created_at: '2026-03-01T12:00:00.000Z',
+        state: 'active',
+        expires_at: null,
+        rotating_until: null,
       });
       expect(JSON.stringify(summary)).not.toContain(key.slice(13));
     });
@@ -115,6 +124,9 @@ describe('ApiKeyService', () => {
         keyHash: hashApiKey(key),
         disabled: false,
         policy: { id: summary.id, rpm: 60, monthlyQuota: 1_000 },
+        expiresAt: null,
+        previousKeyHash: null,
+        previousKeyEndsAt: null,
       });
     });
   });
@@ -131,6 +143,9 @@ describe('ApiKeyService', () => {
           monthly_quota: 50_000,
           disabled: true,
           created_at: '2026-03-01T12:00:00.000Z',
+          state: 'disabled',
+          expires_at: null,
+          rotating_until: null,
         },
       ]);
       expect(repo.find).toHaveBeenCalledWith({ order: { createdAt: 'ASC', id: 'ASC' } });

@@ -11,7 +11,19 @@ export interface NewApiKey {
   name: string;
   rpm: number;
   monthlyQuota: number;
+  /** From this instant the key is refused 403 API_KEY_DISABLED; absent or null: never. */
+  expiresAt?: Date | null;
 }
+
+/** What `keys:list` says a key is now: a disabled key is `disabled` whatever its expiry. */
+export type KeyState = 'active' | 'rotating' | 'expired' | 'disabled';
+
+/** Why a rotation was refused (nothing changed); the CLI names it in its one line. */
+export type RotationRefusal = 'unknown' | 'disabled' | 'expired';
+
+export type RotationResult =
+  | { rotated: true; key: string; previousKeyEndsAt: Date; retiredOldest: boolean }
+  | { rotated: false; reason: RotationRefusal };
 
 export interface ApiKeySummary {
   id: string;
@@ -21,6 +33,11 @@ export interface ApiKeySummary {
   monthly_quota: number;
   disabled: boolean;
   created_at: string;
+  state: KeyState;
+  /** ISO 8601 UTC, or null: never expires. */
+  expires_at: string | null;
+  /** While a rotation's previous secret still works: when it stops (ISO 8601 UTC); else null. */
+  rotating_until: string | null;
 }
 
 /** A stored key as the request path needs it: found by hash, never by the key itself. */
@@ -28,6 +45,11 @@ export interface StoredKey {
   keyHash: string;
   disabled: boolean;
   policy: KeyPolicy;
+  /** Epoch ms from which the key is refused; null: never. Checked against the clock per request. */
+  expiresAt: number | null;
+  /** The secret a rotation replaced, and the epoch ms from which it is refused; both null if none. */
+  previousKeyHash: string | null;
+  previousKeyEndsAt: number | null;
 }
 
 export type KeyChangeListener = (key: StoredKey) => void;
@@ -50,6 +72,9 @@ export class ApiKeyService {
       rpm: input.rpm,
       monthlyQuota: input.monthlyQuota,
       disabled: false,
+      expiresAt: input.expiresAt ?? null,
+      previousKeyHash: null,
+      previousKeyEndsAt: null,
     });
     const saved = await this.announcing((keys) => keys.save(entity));
     this.notify(saved);
@@ -57,7 +82,7 @@ export class ApiKeyService {
   }
 
   async list(): Promise<ApiKeySummary[]> {
-    return (await this.keys.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map(summarize);
+    return (await this.keys.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map((key) => summarize(key));
   }
 
   async count(): Promise<number> {
@@ -71,11 +96,51 @@ export class ApiKeyService {
   async setDisabled(id: string, disabled: boolean): Promise<boolean> {
     const result = await this.announcing((keys) => keys.update({ id }, { disabled }));
     if ((result.affected ?? 0) === 0) return false;
-    if (this.listeners.size > 0) {
-      const entity = await this.keys.findOneBy({ id });
-      if (entity) this.notify(entity);
-    }
+    await this.notifyById(id);
     return true;
+  }
+
+  /**
+   * Sets or clears a key's expiry (and updated_at, announced like a disable); false when no key has
+   * the id.
+   */
+  async setExpiry(id: string, expiresAt: Date | null): Promise<boolean> {
+    const result = await this.announcing((keys) => keys.update({ id }, { expiresAt }));
+    if ((result.affected ?? 0) === 0) return false;
+    await this.notifyById(id);
+    return true;
+  }
+
+  /**
+   * Gives the key a new secret (returned here once); the current one keeps working until
+   * `now + overlapMs`. A key keeps at most two secrets: rotating during an overlap retires the oldest
+   * at once. Disabled or expired keys are not rotated. Checked and changed under a row lock, so
+   * concurrent rotations apply one after the other.
+   */
+  async rotate(id: string, overlapMs: number, now = Date.now()): Promise<RotationResult> {
+    const key = generateApiKey();
+    const previousKeyEndsAt = new Date(now + overlapMs);
+    const result = await this.announcing(async (keys): Promise<RotationResult> => {
+      const current = await keys.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!current) return { rotated: false, reason: 'unknown' };
+      if (current.disabled) return { rotated: false, reason: 'disabled' };
+      if (current.expiresAt !== null && current.expiresAt.getTime() <= now) {
+        return { rotated: false, reason: 'expired' };
+      }
+      const retiredOldest = current.previousKeyEndsAt !== null && current.previousKeyEndsAt.getTime() > now;
+      await keys.update(
+        { id },
+        {
+          previousKeyHash: current.keyHash,
+          previousKeyEndsAt,
+          keyHash: hashApiKey(key),
+          prefix: displayPrefix(key),
+        },
+      );
+      return { rotated: true, key, previousKeyEndsAt, retiredOldest };
+    });
+    if (result.rotated) await this.notifyById(id);
+    return result;
   }
 
   /** Every stored key, for the directory's full load. */
@@ -107,6 +172,12 @@ export class ApiKeyService {
     });
   }
 
+  private async notifyById(id: string): Promise<void> {
+    if (this.listeners.size === 0) return;
+    const entity = await this.keys.findOneBy({ id });
+    if (entity) this.notify(entity);
+  }
+
   private notify(entity: ApiKeyEntity): void {
     const state = stateOf(entity);
     for (const listener of this.listeners) listener(state);
@@ -118,10 +189,26 @@ function stateOf(entity: ApiKeyEntity): StoredKey {
     keyHash: entity.keyHash,
     disabled: entity.disabled,
     policy: { id: entity.id, rpm: entity.rpm, monthlyQuota: entity.monthlyQuota },
+    expiresAt: entity.expiresAt?.getTime() ?? null,
+    previousKeyHash: entity.previousKeyHash,
+    previousKeyEndsAt: entity.previousKeyEndsAt?.getTime() ?? null,
   };
 }
 
-function summarize(entity: ApiKeyEntity): ApiKeySummary {
+/** A key's state at `now`: disabled before expired before rotating. */
+export function keyStateAt(
+  key: Pick<StoredKey, 'disabled' | 'expiresAt' | 'previousKeyEndsAt'>,
+  now: number,
+): KeyState {
+  if (key.disabled) return 'disabled';
+  if (key.expiresAt !== null && now >= key.expiresAt) return 'expired';
+  if (key.previousKeyEndsAt !== null && now < key.previousKeyEndsAt) return 'rotating';
+  return 'active';
+}
+
+function summarize(entity: ApiKeyEntity, now = Date.now()): ApiKeySummary {
+  const state = stateOf(entity);
+  const rotating = state.previousKeyEndsAt !== null && now < state.previousKeyEndsAt;
   return {
     id: entity.id,
     name: entity.name,
@@ -130,5 +217,8 @@ function summarize(entity: ApiKeyEntity): ApiKeySummary {
     monthly_quota: entity.monthlyQuota,
     disabled: entity.disabled,
     created_at: entity.createdAt.toISOString(),
+    state: keyStateAt(state, now),
+    expires_at: entity.expiresAt?.toISOString() ?? null,
+    rotating_until: rotating ? entity.previousKeyEndsAt!.toISOString() : null,
   };
 }

@@ -21,7 +21,9 @@ export interface KeysMarker {
  */
 export const KEYS_MARKER_FROM = `(SELECT count(*)::int AS count,
     coalesce(sum(hashtext(id::text || ' ' || (extract(epoch FROM updated_at) * 1000000)::bigint || ' '
-      || disabled || ' ' || rpm || ' ' || monthly_quota || ' ' || key_hash))
+      || disabled || ' ' || rpm || ' ' || monthly_quota || ' ' || key_hash || ' '
+      || coalesce(extract(epoch FROM expires_at)::text, '-') || ' '
+      || coalesce(extract(epoch FROM previous_key_ends_at)::text, '-')))
       FILTER (WHERE updated_at > now() - make_interval(secs => ${KEY_CHANGE_OVERLAP_S})), 0)::text AS digest
   FROM api_keys) keys_marker`;
 

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
+import { RequestAuthModule } from '../auth/request-auth.module';
 import { HealthModule } from '../health/health.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
@@ -19,6 +20,7 @@ import { HttpMetrics } from './http-metrics';
 import { HealthMetrics } from './health.metrics';
 import { LogPipelineMetrics } from './log-pipeline.metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
+import { KeyLifecycleMetrics } from './key-lifecycle.metrics';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
 import { SearchAdmissionMetrics } from './search-admission.metrics';
@@ -34,7 +36,7 @@ export class MetricsModule implements NestModule {
     if (config.metricsPort === null) return { module: MetricsModule };
     return {
       module: MetricsModule,
-      imports: [CatalogModule, HealthModule],
+      imports: [CatalogModule, HealthModule, RequestAuthModule],
       providers: [
         {
           // One registry per application (not prom-client's global one), so several apps in one
@@ -60,6 +62,7 @@ export class MetricsModule implements NestModule {
         HealthMetrics,
         LogPipelineMetrics,
         ConnectionMetrics,
+        KeyLifecycleMetrics,
         MetricsServer,
       ],
     };

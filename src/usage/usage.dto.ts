@@ -37,6 +37,20 @@ for (const row of LIMITS) {
   );
 }
 for (const row of LIMITS) ApiProperty({ type: WindowUsageDto })(KeyUsageDto.prototype, row.name);
+ApiProperty({
+  type: 'string',
+  format: 'date-time',
+  required: false,
+  description:
+    'ISO 8601 UTC: from this instant the key is refused (403 API_KEY_DISABLED); absent when it never expires',
+})(KeyUsageDto.prototype, 'expires_at');
+ApiProperty({
+  type: 'string',
+  format: 'date-time',
+  required: false,
+  description:
+    "ISO 8601 UTC, only while a rotation's overlap runs: when the key's previous secret stops working (403 API_KEY_DISABLED from then on)",
+})(KeyUsageDto.prototype, 'previous_key_ends_at');
 
 @ApiSchema({ name: 'UsageResponse' })
 export class UsageResponseDto extends ItemEnvelopeDto(KeyUsageDto) {}

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ApiKeyDirectory } from '../auth/api-key-directory';
 import type { KeyPolicy } from '../limits/key-policy';
 import { type LimitTable, counterKey } from '../limits/limit-table';
 import { ReplicaAllowances } from '../limits/replica-allowances';
@@ -8,7 +9,8 @@ import type { WindowUsageDto } from './usage.dto';
 
 /**
  * The key's id, then each limit's policy field (`rpm`, `monthly_quota`), then each limit's window
- * under its name (`minute`, `month`), in the limit table's order.
+ * under its name (`minute`, `month`), in the limit table's order; then `expires_at` when the key has
+ * an expiry and `previous_key_ends_at` while a rotation's overlap runs (absent otherwise).
  */
 export type KeyUsage = { key_id: string } & Record<string, string | number | WindowUsageDto>;
 
@@ -17,6 +19,7 @@ export class UsageService {
   constructor(
     private readonly allowances: ReplicaAllowances,
     @Inject(LIMIT_TABLE) private readonly limits: LimitTable,
+    private readonly directory: ApiKeyDirectory,
   ) {}
 
   /**
@@ -40,6 +43,11 @@ export class UsageService {
     const usage: KeyUsage = { key_id: key.id };
     for (const row of this.limits) usage[row.limit.field] = row.limit.of(key);
     this.limits.forEach((row, i) => (usage[row.name] = windows[i]));
+    const lifetime = this.directory.lifetimeOf(key.id, now);
+    if (lifetime.expiresAt !== null) usage.expires_at = new Date(lifetime.expiresAt).toISOString();
+    if (lifetime.previousKeyEndsAt !== null) {
+      usage.previous_key_ends_at = new Date(lifetime.previousKeyEndsAt).toISOString();
+    }
     return usage;
   }
 }
