@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { CatalogModule } from '../catalog/catalog.module';
-import { RequestAuthModule } from '../auth/request-auth.module';
+import { AuthModule } from '../auth/auth.module';
 import { HealthModule } from '../health/health.module';
 import type { AppConfig } from '../config/app-config';
 import { CacheMetrics } from './cache.metrics';
@@ -36,7 +36,7 @@ export class MetricsModule implements NestModule {
     if (config.metricsPort === null) return { module: MetricsModule };
     return {
       module: MetricsModule,
-      imports: [CatalogModule, HealthModule, RequestAuthModule],
+      imports: [CatalogModule, HealthModule, AuthModule],
       providers: [
         {
           // One registry per application (not prom-client's global one), so several apps in one
