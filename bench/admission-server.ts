@@ -12,6 +12,9 @@
  *                      the bearer token looked up in a Map), and the handler taking the request id and
  *                      the request through two custom parameter decorators: the framework's part of the
  *                      service's pipeline, with none of the service's own work
+ *   bare+guards+app-prototypes  bare+guards on an adapter whose server makes requests and responses
+ *                      on the app's prototypes (`AppPrototypesExpressAdapter`, as the service's):
+ *                      the same floor without Express's per-request prototype change
  * Started with `fork()`; answers `{ type: 'stats' }` messages with its RSS, the CPU time it has used
  * and the number of SQL statements its PostgreSQL pool ran (pool "acquire" events: one per statement outside a session).
  */
@@ -49,6 +52,7 @@ import { RouteMetadata, RouteMetadataModule } from '../src/common/routing/route-
 import { loadConfig } from '../src/config/app-config';
 import type { ServerMode } from './server-modes';
 import { LimitsGuard } from '../src/limits/limits.guard';
+import { AppPrototypesExpressAdapter } from '../src/server/app-prototypes.adapter';
 
 type Mode = ServerMode;
 
@@ -197,10 +201,11 @@ const BARE_MODULES = {
   bare: BareModule,
   'bare+throttler': BareThrottlerModule,
   'bare+guards': BareGuardedModule,
+  'bare+guards+app-prototypes': BareGuardedModule,
 } as const;
 
 /** The floors whose bearer token is `FLOOR_KEY`. */
-const KEYED_FLOORS: readonly Mode[] = ['bare+guards'];
+const KEYED_FLOORS: readonly Mode[] = ['bare+guards', 'bare+guards+app-prototypes'];
 
 function isBare(mode: Mode): mode is keyof typeof BARE_MODULES {
   return mode in BARE_MODULES;
@@ -217,8 +222,14 @@ async function main(): Promise<void> {
     builder = builder.overrideProvider(LimitsGuard).useValue({ canActivate: () => true });
   const moduleRef = await builder.compile();
   // The floors on Nest's own adapter: the service's (`createHttpAdapter`) holds answer headers, which
-  // costs every header call of a response that does not use it.
-  const adapter = isBare(mode) ? new ExpressAdapter(express()) : createHttpAdapter();
+  // costs every header call of a response that does not use it. One floor takes only the service's
+  // way of making requests and responses (`AppPrototypesExpressAdapter`), to compare on equal terms.
+  const adapter =
+    mode === 'bare+guards+app-prototypes'
+      ? new AppPrototypesExpressAdapter(express())
+      : isBare(mode)
+        ? new ExpressAdapter(express())
+        : createHttpAdapter();
   const app = moduleRef.createNestApplication<NestExpressApplication>(adapter, APP_OPTIONS);
   if (isBare(mode)) {
     app.disable('x-powered-by');

@@ -1,10 +1,10 @@
 /**
  * How a cached answer's body is best handed to Node: as UTF-8 bytes with the request id copied in,
  * as text (`head + id + tail`, encoded per request), or as a byte string (the UTF-8 bytes one per
- * character, `head + id + tail` written as `latin1`, as the service once sent them). A
+ * character, `head + id + tail` written as `latin1`, what `EnvelopeBytes.withRequestId` returns). A
  * string goes out with the header block in one write, bytes as a two-chunk `writev`. Three plain
  * `node:http` servers answer the same envelopes, one per way, with a cached lookup's headers written
- * by one `writeHead` (as the service once did); each body size and character class is its own path,
+ * by one `writeHead` (as `endAnswer` does); each body size and character class is its own path,
  * loaded in rotating order each round. Prints each way's CPU µs per request (medians) and the
  * per-round ratios to bytes. No NestJS, Express or database: the difference is the body's copy and
  * Node's write.

@@ -2,7 +2,7 @@
  * The servers `bench/admission-server.ts` runs, by the mode it is started with (its header says what
  * each is). The floors are the bare endpoint behind the framework's parts of the service's pipeline.
  */
-export const FLOOR_MODES = ['bare+throttler', 'bare+guards'] as const;
+export const FLOOR_MODES = ['bare+throttler', 'bare+guards', 'bare+guards+app-prototypes'] as const;
 export const SERVER_MODES = ['full', 'limits-overridden', 'bare', ...FLOOR_MODES] as const;
 export type ServerMode = (typeof SERVER_MODES)[number];
 

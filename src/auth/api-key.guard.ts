@@ -7,6 +7,7 @@ import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { attachAuthenticatedKey } from '../limits/authenticated-key';
 import { requestOf, responseOf } from '../common/http-context';
+import { setAnswerHeader } from '../server/answer-head';
 
 /** Built once: Express's `res.set` of an object costs a copy and a check per header on every request. */
 const PRIVATE_ANSWER_HEADER_PAIRS = Object.entries(PRIVATE_ANSWER_HEADERS);
@@ -32,7 +33,7 @@ export class ApiKeyGuard implements CanActivate {
     attachAuthenticatedKey(req, key);
     // An answer for one key is no one else's: shared caches must not keep it, clients revalidate.
     const res = responseOf(context);
-    for (const [name, value] of PRIVATE_ANSWER_HEADER_PAIRS) res.setHeader(name, value);
+    for (const [name, value] of PRIVATE_ANSWER_HEADER_PAIRS) setAnswerHeader(res, name, value);
     return true;
   }
 }

@@ -15,7 +15,8 @@ const row = (imdbId: string, title: string) =>
 type Envelope = { data: Array<Record<string, unknown>>; meta: Record<string, unknown> };
 
 /** An envelope's JSON, parsed, with a request id written in. */
-const parse = (envelope: EnvelopeBytes): Envelope => JSON.parse(envelope.withRequestId('r').toString('utf8'));
+const parse = (envelope: EnvelopeBytes): Envelope =>
+  JSON.parse(Buffer.from(envelope.withRequestId('r').bytes, 'latin1').toString('utf8'));
 
 /** A title answer: its one item, parsed. */
 const title = async (answer: Promise<Versioned<EnvelopeBytes>>) => {

@@ -1,8 +1,14 @@
-import { EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
+import { ByteString, EnvelopeBytes, pageMeta, pageOffset, pageSlice } from './envelope';
 
-/** The bytes an answer goes out as. */
-function utf8Of(answer: Buffer): Buffer {
-  return answer;
+/**
+ * The bytes an answer goes out as (`latin1`: each character one byte), checked to be bytes at all (a
+ * character beyond 0xFF would lose its high bits) and against the length it claims.
+ */
+function utf8Of(answer: ByteString): Buffer {
+  expect([...answer.bytes].every((character) => character.charCodeAt(0) <= 0xff)).toBe(true);
+  const bytes = Buffer.from(answer.bytes, 'latin1');
+  expect(bytes.length).toBe(answer.byteLength);
+  return bytes;
 }
 
 describe('envelopes', () => {

@@ -34,19 +34,37 @@ const ITEM_HEAD = '{"data":[';
 const ITEM_TAIL = '],"meta":{"request_id":';
 
 /**
+ * A cached answer's UTF-8 bytes held one byte per character of a string (Node's `latin1` encoding,
+ * which writes each character as the one byte it holds). Node writes a string answer with its status
+ * line and headers in one write, where bytes go out as a two-piece `writev` beside the header text;
+ * V8 keeps such a string at one byte a character whatever the text says, so it takes what the bytes
+ * did and the caches' weighing stays true (bench/RESULTS.md, the cached lookup).
+ */
+export class ByteString {
+  constructor(readonly bytes: string) {}
+
+  get byteLength(): number {
+    return this.bytes.length;
+  }
+}
+
+/** Printable ASCII only: its UTF-8 bytes are its characters. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
  * A cached answer's envelope, built once per answer: all of it but `meta.request_id`, the one field
  * that differs per request, which `withRequestId` writes in. Equal byte for byte to what
  * JSON.stringify makes of the same object. On Node 24 a cached search or list page costs 0.73–0.96
  * of the CPU it did when its envelope was built per request (bench/RESULTS.md).
  */
 export class EnvelopeBytes {
-  /** The UTF-8 bytes before and after the request id, each in an array of its own (not a pool's slice). */
-  private readonly head: Uint8Array;
-  private readonly tail: Uint8Array;
+  /** The UTF-8 bytes before and after the request id, one per character (`ByteString`). */
+  private readonly head: string;
+  private readonly tail: string;
 
   private constructor(bytes: Buffer, idAt: number) {
-    this.head = new Uint8Array(bytes.subarray(0, idAt));
-    this.tail = new Uint8Array(bytes.subarray(idAt));
+    this.head = bytes.toString('latin1', 0, idAt);
+    this.tail = bytes.toString('latin1', idAt);
   }
 
   /** `{"data":[item],"meta":{"request_id":…}}`, `itemJson` being the item's JSON text. */
@@ -76,23 +94,19 @@ export class EnvelopeBytes {
 
   /** Its length in UTF-8 bytes without a request id: what a cache holds. */
   get byteLength(): number {
-    return this.head.byteLength + this.tail.byteLength;
+    return this.head.length + this.tail.length;
   }
 
   /** The item of an envelope `item` made, as UTF-8 bytes. */
   itemBytes(): Uint8Array {
-    return this.head.subarray(ITEM_HEAD.length, this.head.byteLength - ITEM_TAIL.length);
+    return Buffer.from(this.head.slice(ITEM_HEAD.length, this.head.length - ITEM_TAIL.length), 'latin1');
   }
 
   /** The whole answer to one request: the envelope with the request's id. */
-  withRequestId(requestId: string): Buffer {
+  withRequestId(requestId: string): ByteString {
     const id = JSON.stringify(requestId);
-    const idLength = Buffer.byteLength(id);
-    const answer = Buffer.allocUnsafe(this.head.byteLength + idLength + this.tail.byteLength);
-    answer.set(this.head, 0);
-    answer.write(id, this.head.byteLength);
-    answer.set(this.tail, this.head.byteLength + idLength);
-    return answer;
+    const idBytes = PRINTABLE_ASCII.test(id) ? id : Buffer.from(id, 'utf8').toString('latin1');
+    return new ByteString(this.head + idBytes + this.tail);
   }
 }
 

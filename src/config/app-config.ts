@@ -44,12 +44,6 @@ export interface AppConfig {
    * catalog (never with DATABASE_URL). Tests turn it off.
    */
   firstRunSetup: boolean;
-  /**
-   * `FAST_ANSWERS` (default 1): cached answers go out through the service's own adapter step and the
-   * first middleware run as one Express layer; 0 uses Express's `res.send` and one layer per
-   * middleware, as stock NestJS on Express would. The answers are the same bytes either way.
-   */
-  fastAnswers: boolean;
   /** The HTTP server's lifecycle: connection bounds and the graceful drain (see docs/operations.md). */
   server: ServerConfig;
   /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
@@ -155,11 +149,6 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined)
   @IsIn(['0', '1'], { message: 'CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1' })
   CATALOG_API_REQUIRE_DATABASE_URL?: '0' | '1';
-
-  @IsOptional()
-  @Transform(emptyToUndefined)
-  @IsIn(['0', '1'], { message: 'FAST_ANSWERS must be 0 or 1' })
-  FAST_ANSWERS?: '0' | '1';
 
   @IntegerVariable('PORT', 0, 65_535)
   PORT?: number;
@@ -304,7 +293,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,
     firstRunSetup: true,
-    fastAnswers: vars.FAST_ANSWERS !== '0',
     server: {
       shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 5_000,
       shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS ?? 20_000,

@@ -26,6 +26,7 @@ import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
 import { requestOf, responseOf } from '../common/http-context';
+import { setAnswerHeader } from '../server/answer-head';
 
 /** The limit table's rows checked in its order, stopping at the first refusal; it writes every rate-limit header. */
 @Injectable()
@@ -68,8 +69,8 @@ export class LimitsGuard extends ThrottlerGuard {
     if (key) {
       writeAdmitted(res, key);
       const fields = this.currentFields(key, null);
-      res.setHeader(RATE_LIMIT_FIELDS.policy, fields[RATE_LIMIT_FIELDS.policy]);
-      res.setHeader(RATE_LIMIT_FIELDS.current, fields[RATE_LIMIT_FIELDS.current]);
+      setAnswerHeader(res, RATE_LIMIT_FIELDS.policy, fields[RATE_LIMIT_FIELDS.policy]);
+      setAnswerHeader(res, RATE_LIMIT_FIELDS.current, fields[RATE_LIMIT_FIELDS.current]);
     }
     return admitted;
   }
@@ -117,6 +118,6 @@ export class LimitsGuard extends ThrottlerGuard {
 /** The key's policy headers on an answer the limits did not refuse. */
 function writeAdmitted(res: Response, key: KeyPolicy): void {
   const policy = admittedHeaders(key);
-  res.setHeader(RATE_LIMIT_HEADERS.limit, policy[RATE_LIMIT_HEADERS.limit]);
-  res.setHeader(RATE_LIMIT_HEADERS.remaining, policy[RATE_LIMIT_HEADERS.remaining]);
+  setAnswerHeader(res, RATE_LIMIT_HEADERS.limit, policy[RATE_LIMIT_HEADERS.limit]);
+  setAnswerHeader(res, RATE_LIMIT_HEADERS.remaining, policy[RATE_LIMIT_HEADERS.remaining]);
 }

@@ -3,14 +3,15 @@ import type { NextFunction, Request, Response } from 'express';
 import { errorEnvelope } from '../common/errors/error-envelope';
 import { assignRequestId } from '../common/request-id/request-id';
 import { EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers';
+import { setAnswerHeader } from './answer-head';
 
 /**
  * First in the chain, so every answer carries them: the security headers, `Cache-Control: no-store`
  * (a cache policy of a route replaces it), HSTS over HTTPS, and the request's id, assigned here once.
  */
 export function answerHeaders(req: Request, res: Response, next: NextFunction): void {
-  for (const [name, value] of EVERY_ANSWER_HEADERS) res.setHeader(name, value);
-  if (arrivedOverHttps(req)) res.setHeader(...STRICT_TRANSPORT_SECURITY);
+  for (const [name, value] of EVERY_ANSWER_HEADERS) setAnswerHeader(res, name, value);
+  if (arrivedOverHttps(req)) setAnswerHeader(res, ...STRICT_TRANSPORT_SECURITY);
   const requestId = assignRequestId(req, res);
   if (req.headers.host === undefined && req.httpVersion === '1.1') {
     refuseWithoutHost(res, requestId);

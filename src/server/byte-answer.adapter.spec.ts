@@ -2,6 +2,7 @@ import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { Conditional, type ConditionalReply, entityTag } from '../common/conditional/conditional-reply';
+import { ByteString } from '../common/envelope';
 import { ByteAnswerExpressAdapter } from './byte-answer.adapter';
 
 const TEXT = '{"data":[{"title":"東京物語 Amélie"}],"meta":{"request_id":"r"}}';
@@ -16,6 +17,11 @@ class SampleController {
   @Get('text')
   text(@Conditional() reply: ConditionalReply) {
     return reply.json({ version: 'v1', value: TEXT }, (text) => text);
+  }
+
+  @Get('byte-string')
+  byteString() {
+    return new ByteString(Buffer.from(TEXT, 'utf8').toString('latin1'));
   }
 
   @Get('object')
@@ -57,6 +63,15 @@ describe('ByteAnswerExpressAdapter', () => {
     expect(bytes.text).toBe(TEXT);
     expect(bytes.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(bytes.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
+  });
+
+  it("sends a byte string's bytes, one a character, with their length", async () => {
+    const res = await get('/byte-string').buffer(true).expect(200);
+    expect(res.text).toBe(TEXT);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
+    const head = await request(app.getHttpServer()).head('/byte-string').expect(200);
+    expect(head.text).toBeUndefined();
+    expect(Number(head.headers['content-length'])).toBe(Buffer.byteLength(TEXT));
   });
 
   it('answers HEAD and a fresh copy as for text', async () => {

@@ -43,8 +43,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config: AppConfig = {
-    // FAST_ANSWERS from the environment, so CI can run the same tests with the stock answer path.
-    ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', FAST_ANSWERS: process.env.FAST_ANSWERS }),
+    ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
     firstRunSetup: false,
     database: db.config,
     ...overrides,
@@ -52,10 +51,7 @@ export async function createTestApp(
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config, options)],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(
-    createHttpAdapter(config.fastAnswers),
-    APP_OPTIONS,
-  );
+  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), APP_OPTIONS);
   configureApp(app);
   await app.init();
   const apiKeys = app.get(ApiKeyService);

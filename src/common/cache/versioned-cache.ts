@@ -37,14 +37,14 @@ export function stringBytes(text: string): number {
 
 /**
  * The objects around an answer's bytes beside the bytes themselves: ~200 B for a byte array's holder,
- * view and ArrayBuffer (bench/cache-memory.ts). An envelope holds two byte arrays, so it may take up
- * to twice that: not yet measured again since envelopes stopped being byte strings.
+ * view and ArrayBuffer on Node 20 and 24; less for an envelope's holder and its two byte strings
+ * (bench/cache-memory.ts), so an upper bound for both.
  */
 export const ANSWER_OVERHEAD_BYTES = 200;
 
 /**
- * The weight of an answer's bytes (or null) under a key: one byte each, held in byte arrays outside
- * the heap.
+ * The weight of an answer's bytes (or null) under a key: one byte each, held as byte strings in the
+ * heap (`ByteString`) or as a byte array outside it.
  */
 export function bytesWeight(key: string, bytes: { byteLength: number } | null): number {
   return (

@@ -1,10 +1,11 @@
 import { hash } from 'node:crypto';
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { EnvelopeBytes } from '../envelope';
+import type { ByteString, EnvelopeBytes } from '../envelope';
 import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 import { requestOf, responseOf } from '../http-context';
+import { setAnswerHeader } from '../../server/answer-head';
 import { OWN_ENVELOPE, markingHandler } from '../routing/handler-marks';
 
 /**
@@ -51,7 +52,8 @@ export class ConditionalReply {
   json<V>(read: Versioned<V>, body: (value: V) => string | Uint8Array): string | Uint8Array | undefined {
     if (this.isFresh(read.version)) return undefined;
     const answer = body(read.value);
-    this.res.setHeader(
+    setAnswerHeader(
+      this.res,
       'Content-Type',
       typeof answer === 'string' ? JSON_TEXT_CONTENT_TYPE : JSON_BYTES_CONTENT_TYPE,
     );
@@ -59,16 +61,16 @@ export class ConditionalReply {
   }
 
   /** A cached envelope with this request's id in `meta`, tagged and sent as `json` does. */
-  envelope(read: Versioned<EnvelopeBytes>): Uint8Array | undefined {
+  envelope(read: Versioned<EnvelopeBytes>): ByteString | undefined {
     if (this.isFresh(read.version)) return undefined;
-    this.res.setHeader('Content-Type', JSON_BYTES_CONTENT_TYPE);
+    setAnswerHeader(this.res, 'Content-Type', JSON_BYTES_CONTENT_TYPE);
     return read.value.withRequestId(requestIdOf(this.req));
   }
 
   /** Tags an answer of a known catalog version; whether the client's copy of it is fresh. */
   private isFresh(version: string | null): boolean {
     if (version === null) return false;
-    this.res.setHeader('ETag', heldEntityTag(version, this.req.originalUrl));
+    setAnswerHeader(this.res, 'ETag', heldEntityTag(version, this.req.originalUrl));
     return isConditional(this.req) && this.req.fresh;
   }
 }

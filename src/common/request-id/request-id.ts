@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setAnswerHeader } from '../../server/answer-head';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 export const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -15,7 +16,7 @@ export function assignRequestId(req: WithRequestId, res: ServerResponse): string
   const supplied = req.headers['x-request-id'];
   const id = typeof supplied === 'string' && ACCEPTED_REQUEST_ID.test(supplied) ? supplied : randomUUID();
   req[REQUEST_ID] = id;
-  res.setHeader(REQUEST_ID_HEADER, id);
+  setAnswerHeader(res, REQUEST_ID_HEADER, id);
   return id;
 }
 

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { Controller, Get, type INestApplication, NotFoundException, Query } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { ByteAnswerExpressAdapter } from './byte-answer.adapter';
-import { EnvelopeBytes } from '../common/envelope';
-import { assignRequestId } from '../common/request-id/request-id';
-import { Conditional, type ConditionalReply, entityTag } from '../common/conditional/conditional-reply';
+import { ByteAnswerExpressAdapter } from '../../server/byte-answer.adapter';
+import { EnvelopeBytes } from '../envelope';
+import { assignRequestId } from '../request-id/request-id';
+import { Conditional, type ConditionalReply, entityTag } from './conditional-reply';
 
 let version: string | null = 'v1';
 let handled = 0;
