@@ -7,7 +7,7 @@ import { RouteMetadata } from '../common/routing/route-metadata';
 import { ApiKeyDirectory } from './api-key-directory';
 import { attachAuthenticatedKey } from '../limits/authenticated-key';
 import { requestOf, responseOf } from '../common/http-context';
-import { setAnswerHeader } from '../server/answer-head';
+import { setAnswerHeader } from '../common/answer-head/answer-head';
 
 /** Built once: Express's `res.set` of an object costs a copy and a check per header on every request. */
 const PRIVATE_ANSWER_HEADER_PAIRS = Object.entries(PRIVATE_ANSWER_HEADERS);

@@ -26,7 +26,7 @@ import { ReplicaAllowances } from './replica-allowances';
 import { LIMIT_TABLE } from './limit-table.token';
 import { limitUsage } from './limit-usage';
 import { requestOf, responseOf } from '../common/http-context';
-import { setAnswerHeader } from '../server/answer-head';
+import { setAnswerHeader } from '../common/answer-head/answer-head';
 
 /** The limit table's rows checked in its order, stopping at the first refusal; it writes every rate-limit header. */
 @Injectable()

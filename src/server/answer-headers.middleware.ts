@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { errorEnvelope } from '../common/errors/error-envelope';
 import { assignRequestId } from '../common/request-id/request-id';
 import { EVERY_ANSWER_HEADERS, STRICT_TRANSPORT_SECURITY } from './security-headers';
-import { setAnswerHeader } from './answer-head';
+import { setAnswerHeader } from '../common/answer-head/answer-head';
 
 /**
  * First in the chain, so every answer carries them: the security headers, `Cache-Control: no-store`

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { endAnswer, holdAnswerHeaders } from './answer-head';
+import { endAnswer, holdAnswerHeaders } from '../common/answer-head/answer-head';
 import { AppPrototypesExpressAdapter } from './app-prototypes.adapter';
 import { ByteString } from '../common/envelope';
 import { answerBody } from '../common/routing/data-answer';

@@ -5,7 +5,7 @@ import type { ByteString, EnvelopeBytes } from '../envelope';
 import { requestIdOf } from '../request-id/request-id';
 import type { Versioned } from './versioned';
 import { requestOf, responseOf } from '../http-context';
-import { setAnswerHeader } from '../../server/answer-head';
+import { setAnswerHeader } from '../answer-head/answer-head';
 import { OWN_ENVELOPE, markingHandler } from '../routing/handler-marks';
 
 /**

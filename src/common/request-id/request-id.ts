@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setAnswerHeader } from '../../server/answer-head';
+import { setAnswerHeader } from '../answer-head/answer-head';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 export const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;

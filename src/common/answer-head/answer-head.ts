@@ -1,6 +1,6 @@
 import { type OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { ByteString } from '../common/envelope';
+import { ByteString } from '../envelope';
 
 /**
  * The headers the service's own steps give an answer (security headers, request id, key, limits,

@@ -1,7 +1,7 @@
 import express, { type Request, type Response } from 'express';
 import { type IncomingMessage, createServer } from 'node:http';
 import request from 'supertest';
-import { ByteString } from '../common/envelope';
+import { ByteString } from '../envelope';
 import { endAnswer, holdAnswerHeaders, setAnswerHeader } from './answer-head';
 
 const BODY = Buffer.from('{"data":[]}');
