@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { MIGRATIONS } from '../migrations';
 import { cliEnvironment, runCli } from './support/cli';
 import { freePort } from './support/free-port';
 import { ServerProcess } from './support/server-process';
@@ -10,12 +11,12 @@ import { type TestDatabase, createTestDatabase } from './support/test-database';
  * An upgrade in place: a PostgreSQL database as release 2.0.0 (TypeORM 0.3) migrated it and stored a
  * key in it (test/fixtures/release-2.0.0-postgres.sql), then this build (TypeORM 1.x) on it. The
  * migrations table is TypeORM's own: the new build must read it as the old one wrote it, apply
- * nothing, and serve the old key.
+ * exactly the migrations the release did not have, and serve the old key.
  */
 const FIXTURE = join(__dirname, 'fixtures', 'release-2.0.0-postgres.sql');
 /** The key the release created (a throwaway database's, written in the fixture's header). */
-const OLD_KEY = 'mov_live_dsEq5Z0Z_BF6YCEuTIvNjRJk1cWoTuYE4DO-hcvrW8o';
-const OLD_KEY_ID = 'ecef0362-ad89-4bca-84af-014a1d9369fb';
+const OLD_KEY = 'mov_live_1t7rTDszj-_Mm-oKbw9-4qRZ6KkrQYjEreYwVE2TF7E';
+const OLD_KEY_ID = 'a2345dac-26be-433f-b0f5-beebc49aef01';
 
 describe("an upgrade in place from release 2.0.0's database (PostgreSQL)", () => {
   let database: TestDatabase;
@@ -39,10 +40,17 @@ describe("an upgrade in place from release 2.0.0's database (PostgreSQL)", () =>
     await database?.drop();
   });
 
-  it('applies no migration: the old migrations table reads as up to date', async () => {
+  it('applies exactly the migrations added since the release: the old migrations table reads as it was written', async () => {
+    const released = [
+      ...readFileSync(FIXTURE, 'utf8').matchAll(/schema_migrations VALUES \(\d+, \d+, '(\w+)'\)/g),
+    ].map((match) => match[1]);
+    expect(released).toHaveLength(6);
+    const added = MIGRATIONS.map((migration) => migration.name).filter((name) => !released.includes(name));
+    expect(added.length).toBeGreaterThan(0);
     const migrate = await runCli(['db:migrate'], env);
     expect(migrate).toMatchObject({ code: 0, stderr: '' });
-    expect(migrate.stdout.trim()).toBe('Database schema is up to date.');
+    expect(migrate.stdout.trim()).toBe(`Applied ${added.length} migration(s): ${added.join(', ')}`);
+    expect((await runCli(['db:migrate'], env)).stdout.trim()).toBe('Database schema is up to date.');
   });
 
   it("lists the release's key and serves it; /health answers 200", async () => {
