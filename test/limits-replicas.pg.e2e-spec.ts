@@ -217,15 +217,21 @@ describe('limits across replicas sharing one database', () => {
       stdio: 'ignore',
     });
     const url = `http://127.0.0.1:${port}`;
-    await eventually(
-      async () =>
-        (
-          await request(url)
-            .get('/health')
-            .catch(() => null)
-        )?.status === 200,
-      20_000,
-    );
+    try {
+      await eventually(
+        async () =>
+          (
+            await request(url)
+              .get('/health')
+              .catch(() => null)
+          )?.status === 200,
+        20_000,
+      );
+    } catch (error) {
+      // A server that never answered is the test's to end, or it outlives the run.
+      child.kill('SIGKILL');
+      throw error;
+    }
     return { url, process: child };
   }
 });
