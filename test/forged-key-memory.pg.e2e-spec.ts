@@ -89,11 +89,10 @@ describe('forged keys on held connections', () => {
     if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
     await seedServedCatalog(database.config);
     metricsPort = await freePort();
-    server = await ServerProcess.start(
-      await freePort(),
-      { DATABASE_URL: database.config.url, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
-      CONTAINER_NODE_ARGS,
-    );
+    server = await ServerProcess.startAsImage({
+      DATABASE_URL: database.config.url,
+      METRICS_PORT: String(metricsPort),
+    });
   }, 120_000);
   afterAll(async () => {
     for (const connection of connections) connection.close();

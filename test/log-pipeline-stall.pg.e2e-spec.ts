@@ -1,7 +1,7 @@
 import { get as httpGet } from 'node:http';
 import { freePort } from './support/free-port';
 import { flood, LONG_ID_DIGITS, residentBytes, watchResident } from './support/request-flood';
-import { CONTAINER_NODE_ARGS, ServerProcess } from './support/server-process';
+import { ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { sleep } from './support/timing';
@@ -50,11 +50,10 @@ describe('a stalled stdout', () => {
     if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
     ({ key } = await seedServedCatalog(database.config));
     metricsPort = await freePort();
-    server = await ServerProcess.start(
-      await freePort(),
-      { DATABASE_URL: database.config.url, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
-      CONTAINER_NODE_ARGS,
-    );
+    server = await ServerProcess.startAsImage({
+      DATABASE_URL: database.config.url,
+      METRICS_PORT: String(metricsPort),
+    });
   }, 120_000);
   afterAll(async () => {
     server?.resumeStdout();

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { sleep } from './timing';
 
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
@@ -53,6 +54,14 @@ export class ServerProcess {
    * Starts the server with `env` on top of a clean environment (and `nodeArgs` for node itself, e.g.
    * the container's heap cap) and waits until it answers HTTP.
    */
+  /**
+   * The server as the container image runs it: the Dockerfile's V8 flags and access lines on (LOG_LEVEL
+   * info), on a free port, with `env` on top (a DATABASE_URL, a METRICS_PORT).
+   */
+  static async startAsImage(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
+    return ServerProcess.start(await freePort(), { LOG_LEVEL: 'info', ...env }, CONTAINER_NODE_ARGS);
+  }
+
   static async start(port: number, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ServerProcess> {
     // SIGTERM always drains for SHUTDOWN_GRACE_MS: a short one keeps every stop of a test quick.
     const base: NodeJS.ProcessEnv = {
