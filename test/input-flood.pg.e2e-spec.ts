@@ -1,6 +1,5 @@
-import { freePort } from './support/free-port';
 import { FLOOD_KINDS, type FloodKind, flood, residentBytes, watchResident } from './support/request-flood';
-import { CONTAINER_NODE_ARGS, ServerProcess } from './support/server-process';
+import { ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
 import { type TestDatabase, createTestDatabase } from './support/test-database';
 import { sleep } from './support/timing';
@@ -31,7 +30,7 @@ const EXPECTED_STATUS: Record<FloodKind, number> = {
 };
 
 /**
- * A replica under the container's heap cap keeps nothing per request beyond its byte budgets: one
+ * A replica under the container's heap cap, access lines on, keeps nothing per request beyond its byte budgets: one
  * key holder sending distinct long ids, searches, list pages, unknown keys and request ids grows
  * its resident memory by at most CACHE_BUDGET_MB + 32 MB, and it keeps serving.
  */
@@ -44,11 +43,10 @@ describe('a flood of distinct client input', () => {
     database = await createTestDatabase();
     if (database.config.kind !== 'postgres') throw new Error('PostgreSQL only');
     ({ key } = await seedServedCatalog(database.config));
-    server = await ServerProcess.start(
-      await freePort(),
-      { DATABASE_URL: database.config.url, CACHE_BUDGET_MB: String(CACHE_BUDGET_MB) },
-      CONTAINER_NODE_ARGS,
-    );
+    server = await ServerProcess.startAsImage({
+      DATABASE_URL: database.config.url,
+      CACHE_BUDGET_MB: String(CACHE_BUDGET_MB),
+    });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
