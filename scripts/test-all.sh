@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite in four parts: unit tests; the e2e files against real PostgreSQL; the
+# The whole test suite in five parts: unit tests; the e2e files against real PostgreSQL; the
 # PostgreSQL-only e2e files (*.pg.e2e-spec.ts: several connections, other sessions, a replica, a
-# pooler); the e2e files against the embedded database (PGlite). Every part runs even when another
-# failed; the summary at the end gives each part's counts and `N passed, N failed` (from Jest's
-# --json results), and the exit status is non-zero when anything failed.
+# pooler); the e2e files against the embedded database (PGlite); and, after the PostgreSQL-only
+# files, the conformance-facing files again with FAST_ANSWERS=0 (stock NestJS on Express). Every
+# part runs even when another failed; the summary at the end gives each part's counts and `N passed,
+# N failed` (from Jest's --json results), and the exit status is non-zero when anything failed.
 #   --no-build         skip `npm run build` (CI, which has just built)
 #   TEST_POSTGRES_URL  admin URL used to create throwaway databases
 #                      (default postgres://postgres@127.0.0.1:5432/postgres)
@@ -29,7 +30,7 @@ if [ -z "${results}" ]; then
   trap 'rm -rf "${results}"' EXIT
 fi
 mkdir -p "${results}"
-rm -f "${results}"/{unit,postgres,postgres-only,embedded}.{json,status}
+rm -f "${results}"/{unit,postgres,postgres-only,embedded,stock-answers}.{json,status}
 
 # run_part NAME [jest arguments...]: runs one part to its end, each line of its output prefixed with
 # [NAME] (parts run side by side), and leaves NAME=<exit code>=<seconds> in ${results}/NAME.status.
@@ -59,13 +60,18 @@ embedded_lane=$!
 TEST_DATABASE=postgres run_part postgres --selectProjects e2e "${lane[@]}" \
   --testPathIgnorePatterns '\.pg\.e2e-spec\.ts$' &
 postgres_lane=$!
-TEST_DATABASE=postgres run_part postgres-only --selectProjects e2e "${lane[@]}" \
-  --testPathPatterns '\.pg\.e2e-spec\.ts$' &
+(
+  TEST_DATABASE=postgres run_part postgres-only --selectProjects e2e "${lane[@]}" \
+    --testPathPatterns '\.pg\.e2e-spec\.ts$'
+  # The contract's answers must not depend on the fast answer path: the same files with it off.
+  FAST_ANSWERS=0 TEST_DATABASE=postgres run_part stock-answers --selectProjects e2e "${lane[@]}" \
+    --testPathPatterns 'test/(http-contract|http-framing|conditional-requests|security-headers|plain-route|openapi-conformance|fast-answers)\.e2e-spec\.ts$'
+) &
 postgres_only_lane=$!
 wait "${embedded_lane}" "${postgres_lane}" "${postgres_only_lane}"
 
 parts=()
-for name in unit postgres postgres-only embedded; do
+for name in unit postgres postgres-only embedded stock-answers; do
   # A part with no status was killed before it ended: the summary reports it with no results.
   parts+=("$(cat "${results}/${name}.status" 2>/dev/null || echo "${name}=killed=0")")
 done

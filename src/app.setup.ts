@@ -20,17 +20,18 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', app.get<AppConfig>(APP_CONFIG).trustProxy);
   // Every body is small JSON that changes with the catalog; ETag hashing costs CPU per response.
   app.set('etag', false);
-  app.use(
-    firstSteps(
-      // First, so every answer carries them: errors, unknown routes and /health included.
-      answerHeaders,
-      // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
-      escapeUndecodablePathSegments,
-      // Here, not through Nest's MiddlewareConsumer: that wraps every request in a path match, a
-      // WeakSet entry and an exception proxy (about 5% of a cached lookup's CPU in an A/B on Node 24).
-      app.get<FirstStep>(ACCESS_LOG),
-    ),
-  );
+  const steps: FirstStep[] = [
+    // First, so every answer carries them: errors, unknown routes and /health included.
+    answerHeaders,
+    // Before Express routes (and decodes parameters), so a bad escape meets the contract's order.
+    escapeUndecodablePathSegments,
+    // Here, not through Nest's MiddlewareConsumer: that wraps every request in a path match, a
+    // WeakSet entry and an exception proxy (about 5% of a cached lookup's CPU in an A/B on Node 24).
+    app.get<FirstStep>(ACCESS_LOG),
+  ];
+  // One Express layer for all three, or (`FAST_ANSWERS=0`) one layer each, as Express would run them.
+  if (app.get<AppConfig>(APP_CONFIG).fastAnswers) app.use(firstSteps(...steps));
+  else for (const step of steps) app.use(step);
   // Timeouts, connection bound, refusals and the drain; signals are handled by `drainOnSignals`.
   configureAppServer(app);
   app.get(OpenApiDocument).describe(app);
@@ -47,6 +48,6 @@ export const APP_OPTIONS = { bodyParser: false, bufferLogs: true, abortOnError: 
  * Case-sensitive paths must be set before the adapter's constructor creates the router: Express
  * reads the setting only then.
  */
-export function createHttpAdapter(): ExpressAdapter {
-  return new ByteAnswerExpressAdapter(express().set('case sensitive routing', true));
+export function createHttpAdapter(fastAnswers = true): ExpressAdapter {
+  return new ByteAnswerExpressAdapter(express().set('case sensitive routing', true), fastAnswers);
 }

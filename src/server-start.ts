@@ -35,7 +35,7 @@ export async function startServer(
   const modules = [...(options.modules ?? []), ...(tracing ? [tracing.module] : [])];
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, { ...options, modules }),
-    createHttpAdapter(),
+    createHttpAdapter(config.fastAnswers),
     {
       ...APP_OPTIONS,
       autoFlushLogs: false,

@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       redisUrl: null,
       firstRunSetup: true,
+      fastAnswers: true,
       database: { kind: 'embedded', dataDir: './.data' },
       server: {
         shutdownGraceMs: 5_000,
@@ -210,5 +211,15 @@ describe('CATALOG_API_REQUIRE_DATABASE_URL (set by the container image)', () => 
     expect(() => loadConfig({ CATALOG_API_REQUIRE_DATABASE_URL: 'yes' })).toThrow(
       /CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1/,
     );
+  });
+});
+
+describe('FAST_ANSWERS', () => {
+  it('is on unless 0, and refuses anything but 0 or 1', () => {
+    expect(loadConfig({}).fastAnswers).toBe(true);
+    expect(loadConfig({ FAST_ANSWERS: '' }).fastAnswers).toBe(true);
+    expect(loadConfig({ FAST_ANSWERS: '1' }).fastAnswers).toBe(true);
+    expect(loadConfig({ FAST_ANSWERS: '0' }).fastAnswers).toBe(false);
+    expect(() => loadConfig({ FAST_ANSWERS: 'off' })).toThrow(/FAST_ANSWERS must be 0 or 1/);
   });
 });

@@ -44,6 +44,13 @@ export interface AppConfig {
    * catalog (never with DATABASE_URL). Tests turn it off.
    */
   firstRunSetup: boolean;
+  /**
+   * `FAST_ANSWERS` (default 1): the speed bends of docs/architecture.md are on (requests born on the
+   * app's prototypes, answer headers held for one `writeHead`, cached answers written as byte strings,
+   * the first middleware as one Express layer); 0 runs stock NestJS on Express instead (Nest's server,
+   * `setHeader`, `res.send`, one layer per middleware). The answers are the same bytes either way.
+   */
+  fastAnswers: boolean;
   /** The HTTP server's lifecycle: connection bounds and the graceful drain (see docs/operations.md). */
   server: ServerConfig;
   /** Port of the separate Prometheus `/metrics` listener; null (unset) turns metrics off. */
@@ -149,6 +156,11 @@ class EnvironmentVariables {
   @Transform(emptyToUndefined)
   @IsIn(['0', '1'], { message: 'CATALOG_API_REQUIRE_DATABASE_URL must be 0 or 1' })
   CATALOG_API_REQUIRE_DATABASE_URL?: '0' | '1';
+
+  @IsOptional()
+  @Transform(emptyToUndefined)
+  @IsIn(['0', '1'], { message: 'FAST_ANSWERS must be 0 or 1' })
+  FAST_ANSWERS?: '0' | '1';
 
   @IntegerVariable('PORT', 0, 65_535)
   PORT?: number;
@@ -293,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.LOG_LEVEL ?? 'info',
     redisUrl: vars.REDIS_URL ?? null,
     firstRunSetup: true,
+    fastAnswers: vars.FAST_ANSWERS !== '0',
     server: {
       shutdownGraceMs: vars.SHUTDOWN_GRACE_MS ?? 5_000,
       shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS ?? 20_000,

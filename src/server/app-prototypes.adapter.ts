@@ -9,11 +9,12 @@ import { type MessageClasses, appMessageClasses } from './app-message-classes';
  * (`app-message-classes.ts`), so Express's per-request prototype change finds nothing to do.
  */
 export class AppPrototypesExpressAdapter extends ExpressAdapter {
-  private readonly messageClasses: MessageClasses;
+  /** Null when off (`FAST_ANSWERS=0`): then the server is Nest's own. */
+  private readonly messageClasses: MessageClasses | null;
 
-  constructor(instance?: unknown) {
+  constructor(instance?: unknown, onAppPrototypes = true) {
     super(instance);
-    this.messageClasses = appMessageClasses(this.getInstance<Express>());
+    this.messageClasses = onAppPrototypes ? appMessageClasses(this.getInstance<Express>()) : null;
   }
 
   /**
@@ -22,6 +23,10 @@ export class AppPrototypesExpressAdapter extends ExpressAdapter {
    * With `forceCloseConnections`, which tracks the connections of the server Nest made, Nest's stays.
    */
   override initHttpServer(options: NestApplicationOptions): void {
+    if (this.messageClasses === null) {
+      super.initHttpServer(options);
+      return;
+    }
     if (options.httpsOptions) {
       super.initHttpServer({ ...options, httpsOptions: { ...options.httpsOptions, ...this.messageClasses } });
       return;

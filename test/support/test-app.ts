@@ -43,7 +43,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config: AppConfig = {
-    ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent' }),
+    // FAST_ANSWERS from the environment, so CI can run the same tests with the stock answer path.
+    ...loadConfig({ APP_ENV: 'test', LOG_LEVEL: 'silent', FAST_ANSWERS: process.env.FAST_ANSWERS }),
     firstRunSetup: false,
     database: db.config,
     ...overrides,
@@ -51,7 +52,10 @@ export async function createTestApp(
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config, options)],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(), APP_OPTIONS);
+  const app = moduleRef.createNestApplication<NestExpressApplication>(
+    createHttpAdapter(config.fastAnswers),
+    APP_OPTIONS,
+  );
   configureApp(app);
   await app.init();
   const apiKeys = app.get(ApiKeyService);
