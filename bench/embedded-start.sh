@@ -7,7 +7,8 @@
 #                                            sample ingest in the server's process (the previous behaviour)
 #   bench/embedded-start.sh --against DIR    also another built checkout (e.g. main's), each of its
 #                                            starts right after the same start of this one, so both
-#                                            see the same machine load; prints the ratios of the medians
+#                                            see the same machine load; prints the ratios of the medians;
+#                                            AGAINST_NODE=<node binary> runs it on another Node than this one's
 # PORT defaults to 4450. RSS is read from /proc 1 s after /health first answered (VmRSS) and the
 # peak (VmHWM) over the process's life so far, with the CPU time (user + system, all threads) it had
 # used by then: on a shared machine that moves far less with the load than the wall time does.
@@ -32,14 +33,17 @@ case "${1:-}" in
 esac
 [ "${1:-}" = "--no-seed" ] || [ -d "$seed/pglite" ] || { echo "no $seed: run npm run build" >&2; exit 1; }
 
+this_node=$(command -v node)
+other_node="${AGAINST_NODE:-$this_node}"
 now_ms() { date +%s%3N; }
 
-# One start of the checkout in $1 on DATA_DIR $2: prints "ms rss_mb hwm_mb cpu_ms", then stops it.
+# One start of the checkout in $1 on DATA_DIR $2 with the Node binary $3: prints "ms rss_mb hwm_mb
+# cpu_ms", then stops it.
 measure() {
-  local root="$1" data_dir="$2" started pid rss hwm elapsed cpu
+  local root="$1" data_dir="$2" node_binary="$3" started pid rss hwm elapsed cpu
   started=$(now_ms)
   (cd "$root" && DATA_DIR="$data_dir" PORT="$port" HOST=127.0.0.1 LOG_LEVEL=warn SHUTDOWN_GRACE_MS=0 \
-    exec node dist/main.js >/dev/null 2>&1) &
+    exec "$node_binary" dist/main.js >/dev/null 2>&1) &
   pid=$!
   until curl -sf "http://127.0.0.1:${port}/health" >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || { echo "the server in $root exited" >&2; exit 1; }
@@ -65,10 +69,10 @@ other_restart=()
 for run in $(seq 1 "$runs"); do
   dir=$(mktemp -d -t catalog-embedded-start-XXXXXX)
   mkdir "$dir/this" "$dir/other"
-  first+=("$(measure "$here" "$dir/this")")
-  [ -z "$other" ] || other_first+=("$(measure "$other" "$dir/other")")
-  restart+=("$(measure "$here" "$dir/this")")
-  [ -z "$other" ] || other_restart+=("$(measure "$other" "$dir/other")")
+  first+=("$(measure "$here" "$dir/this" "$this_node")")
+  [ -z "$other" ] || other_first+=("$(measure "$other" "$dir/other" "$other_node")")
+  restart+=("$(measure "$here" "$dir/this" "$this_node")")
+  [ -z "$other" ] || other_restart+=("$(measure "$other" "$dir/other" "$other_node")")
   rm -rf "$dir"
   echo "run $run: first start ${first[-1]}; restart ${restart[-1]}  (ms to healthy, RSS MB, peak RSS MB, CPU ms)"
   [ -z "$other" ] || echo "  against: first start ${other_first[-1]}; restart ${other_restart[-1]}"
