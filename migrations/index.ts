@@ -6,6 +6,7 @@ import { AllowanceCounters1763750000000 } from './1763750000000-AllowanceCounter
 import { SearchWordSets1763760000000 } from './1763760000000-SearchWordSets';
 import { CatalogLoadNumber1763770000000 } from './1763770000000-CatalogLoadNumber';
 import { KeyLifecycle1763780000000 } from './1763780000000-KeyLifecycle';
+import { KeyLastUse1763790000000 } from './1763790000000-KeyLastUse';
 
 /** Every migration, in order. New migrations are added here explicitly (no globs). */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   SearchWordSets1763760000000,
   CatalogLoadNumber1763770000000,
   KeyLifecycle1763780000000,
+  KeyLastUse1763790000000,
 ];

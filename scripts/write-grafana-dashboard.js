@@ -329,6 +329,11 @@ const ROWS = [
           },
         },
       ),
+    ],
+  },
+  {
+    title: 'API keys',
+    panels: [
       panel(
         'API keys expiring within 7 days',
         'Enabled API keys whose expiry is within 7 days (every process reports the same count; keys:list names them; the CatalogApiKeysExpiringSoon alert fires above 0).',
@@ -341,6 +346,38 @@ const ROWS = [
             steps: [
               { color: 'green', value: null },
               { color: 'orange', value: 1 },
+            ],
+          },
+        },
+      ),
+      panel(
+        'API keys at 80% or more of their monthly quota',
+        'Enabled, unexpired API keys that have used at least 80% of their monthly quota this UTC month, those at 100% included (each process counts them every 30 s; keys:list shows which; the CatalogApiKeysNearMonthlyQuota alert fires while some are between 80% and 100%).',
+        [[`max(api_keys_monthly_quota_nearly_used${sel()})`, 'keys']],
+        {
+          kind: 'stat',
+          min: 0,
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              { color: 'green', value: null },
+              { color: 'orange', value: 1 },
+            ],
+          },
+        },
+      ),
+      panel(
+        'API keys out of their monthly quota',
+        'Enabled, unexpired API keys that have used all of their monthly quota this UTC month: refused 429 MONTHLY_QUOTA_EXCEEDED until the next month (the CatalogApiKeysMonthlyQuotaUsedUp alert fires above 0).',
+        [[`max(api_keys_monthly_quota_used_up${sel()})`, 'keys']],
+        {
+          kind: 'stat',
+          min: 0,
+          thresholds: {
+            mode: 'absolute',
+            steps: [
+              { color: 'green', value: null },
+              { color: 'red', value: 1 },
             ],
           },
         },

@@ -184,10 +184,65 @@ describe('key lifecycle over the CLI', () => {
     TEST_TIMEOUT_MS,
   );
 
+  it(
+    'keeps one minute window and one monthly quota when a running service rotates a key mid-minute',
+    async () => {
+      // The rotation keys:rotate runs (ApiKeyService.rotate), made in the running service: so on the
+      // embedded database too it happens mid-minute, after the old secret's requests were counted.
+      app ??= await createTestApp({}, database);
+      const running = app;
+      const minute = await running.apiKeys.create({ name: 'mid-minute', rpm: 6, monthlyQuota: 1_000_000 });
+      const month = await running.apiKeys.create({ name: 'mid-month', rpm: 1_000, monthlyQuota: 5 });
+      const codes = async (secrets: string[], path = '/v1/movies') => {
+        const answered: Array<number | string> = [];
+        for (const secret of secrets) {
+          const res = await call(secret, path);
+          answered.push(res.status === 200 ? 200 : res.body.error.code);
+        }
+        return answered;
+      };
+      const started = Date.now();
+      expect(await codes([minute.key, minute.key, minute.key, month.key, month.key])).toEqual(
+        Array(5).fill(200),
+      );
+      const rotatedMinute = await running.apiKeys.rotate(minute.summary.id, 600_000);
+      const rotatedMonth = await running.apiKeys.rotate(month.summary.id, 600_000);
+      if (!rotatedMinute.rotated || !rotatedMonth.rotated) throw new Error('a rotation was refused');
+
+      // 3 + 3 of the minute's 6, whichever secret; then both are refused in the same window.
+      const [oldMinute, newMinute] = [minute.key, rotatedMinute.key];
+      expect(await codes([newMinute, oldMinute, newMinute, oldMinute, newMinute])).toEqual([
+        200,
+        200,
+        200,
+        'RATE_LIMITED',
+        'RATE_LIMITED',
+      ]);
+      expect(Date.now() - started).toBeLessThan(55_000);
+      // 2 + 3 of the month's 5: one quota for both secrets.
+      const [oldMonth, newMonth] = [month.key, rotatedMonth.key];
+      expect(await codes([newMonth, oldMonth, newMonth, oldMonth])).toEqual([
+        200,
+        200,
+        200,
+        'MONTHLY_QUOTA_EXCEEDED',
+      ]);
+      for (const secret of [oldMonth, newMonth]) {
+        const usage = await call(secret, '/v1/usage');
+        expect(usage.body.data[0].month).toMatchObject({ used: 5, remaining: 0 });
+      }
+      const listedMonth = (await running.apiKeys.list()).find((key) => key.id === month.summary.id);
+      expect(listedMonth).toMatchObject({ state: 'rotating', month_used: 5 });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   describe('refusals', () => {
     let active: string;
     let disabled: string;
+    let lapsed: string;
     let listing: string;
+    let table: string;
     beforeAll(async () => {
       active = JSON.parse(
         await ok(['keys:create', '--name', 'steady', '--rpm', '5', '--monthly-quota', '10', '--json']),
@@ -196,7 +251,19 @@ describe('key lifecycle over the CLI', () => {
         await ok(['keys:create', '--name', 'off', '--rpm', '5', '--monthly-quota', '10', '--json']),
       ).id;
       await ok(['keys:disable', disabled]);
+      const created = Date.now();
+      lapsed = JSON.parse(
+        await ok([
+          'keys:create',
+          ...['--name', 'lapsed', '--rpm', '5', '--monthly-quota', '10', '--expires-in', '1s', '--json'],
+        ]),
+      ).id;
+      await sleep(Math.max(0, created + 1_500 - Date.now()));
       listing = await ok(['keys:list', '--json']);
+      expect((JSON.parse(listing) as ListedKey[]).find((key) => key.id === lapsed)).toMatchObject({
+        state: 'expired',
+      });
+      table = await ok(['keys:list']);
     }, TEST_TIMEOUT_MS);
 
     const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -218,10 +285,21 @@ describe('key lifecycle over the CLI', () => {
       [['keys:rotate', '<disabled>', '--overlap', '1h'], 'disabled'],
       [['keys:rotate', UNKNOWN, '--overlap', '1h'], UNKNOWN],
       [['keys:rotate', 'not-a-uuid', '--overlap', '1h'], 'not-a-uuid'],
+      [['keys:rotate', '<lapsed>', '--overlap', '1h'], 'has expired'],
+      [['keys:rotate', '<active>', '--overlap', '721h'], 'at most 30d'],
+      [[...create, '--expires-in', '3661d'], 'at most 3660d'],
+      [['keys:expire', '<active>', '--at', '2045-01-01'], 'at most 3660d ahead'],
+      [['keys:expire', '<lapsed>', '--at', '2020-01-01'], 'in the past'],
+      [['keys:disable', UNKNOWN], UNKNOWN],
+      [['keys:enable', UNKNOWN], UNKNOWN],
     ])(
       'refuses %j with one line naming %s',
       async (args, named) => {
-        const ids: Record<string, string> = { '<active>': active, '<disabled>': disabled };
+        const ids: Record<string, string> = {
+          '<active>': active,
+          '<disabled>': disabled,
+          '<lapsed>': lapsed,
+        };
         const result = await cli(args.map((arg) => ids[arg] ?? arg));
         expect(result.code).not.toBe(0);
         expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -233,9 +311,10 @@ describe('key lifecycle over the CLI', () => {
     );
 
     it(
-      'changed nothing by any refusal',
+      'changed nothing by any refusal: both listings are as before them',
       async () => {
         expect(await ok(['keys:list', '--json'])).toBe(listing);
+        expect(await ok(['keys:list'])).toBe(table);
       },
       TEST_TIMEOUT_MS,
     );

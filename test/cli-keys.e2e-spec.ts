@@ -62,6 +62,8 @@ describe('keys CLI', () => {
         state: 'active',
         expires_at: null,
         rotating_until: null,
+        month_used: 0,
+        last_used_on: null,
       },
     ]);
 
@@ -82,6 +84,14 @@ describe('keys CLI', () => {
     } finally {
       await app.close();
     }
+
+    // The request counted in the key's month: the listing shows it against the quota, and the day.
+    const today = new Date().toISOString().slice(0, 10);
+    const [used] = JSON.parse((await runCli(['keys:list', '--json'], env)).stdout);
+    expect(used).toMatchObject({ month_used: 1, last_used_on: today });
+    const table = (await runCli(['keys:list'], env)).stdout.trimEnd().split('\n');
+    expect(table[0]).toMatch(/^ID +NAME +PREFIX +RPM +MONTHLY QUOTA +THIS MONTH +LAST USED +STATE +/);
+    expect(table[1]).toMatch(new RegExp(` 100 +1 \\(1%\\)  ${today}  active `));
   });
 
   describe('refusals', () => {

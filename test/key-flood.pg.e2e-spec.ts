@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Agent } from 'node:http';
 import { KEY_MISS_REREAD_INTERVAL_MS, KEY_REFRESH_INTERVAL_MS } from '../src/auth/api-key-directory';
 import { CATALOG_STATE_POLL_MS } from '../src/catalog/catalog-state.provider';
+import { KEY_QUOTA_READ_INTERVAL_MS } from '../src/metrics/key-quota.metrics';
 import { PgStatementCounter } from './support/pg-statements';
 import { type HttpAnswer, ServerProcess } from './support/server-process';
 import { SERVED_IDS, seedServedCatalog } from './support/served-catalog';
@@ -104,15 +105,21 @@ describe('forged-key floods cost no database statement', () => {
     // The server has answered only /health before (first test): the only statements are the key
     // directory's own reads, bounded by time whatever the load: the periodic refresh, and the
     // re-reads unknown keys share (at most one per KEY_MISS_REREAD_INTERVAL_MS), never one per key.
-    // Besides, the process reads the catalog state on its timer, whatever its load; a request-path
-    // statement's deadline is set in the same round trip (set_config).
+    // Besides, the process reads the catalog state on its timer, whatever its load, and (metrics on)
+    // counts the keys near their monthly quota on its own; a request-path statement's deadline is
+    // set in the same round trip (set_config).
     const polls = statements.filter((sql) => /FROM catalog_state/i.test(sql));
+    const quotaCounts = statements.filter((sql) => /JOIN quota_counters/i.test(sql));
     const keyReads = statements.filter(
-      (sql) => !/FROM catalog_state/i.test(sql) && !/set_config\('statement_timeout'/i.test(sql),
+      (sql) =>
+        !/FROM catalog_state/i.test(sql) &&
+        !/JOIN quota_counters/i.test(sql) &&
+        !/set_config\('statement_timeout'/i.test(sql),
     );
     const foreign = keyReads.filter((sql) => !/FROM "?api_keys"?/i.test(sql));
     expect(foreign).toEqual([]);
     expect(polls.length).toBeLessThanOrEqual(Math.floor(ms / CATALOG_STATE_POLL_MS) + 2);
+    expect(quotaCounts.length).toBeLessThanOrEqual(Math.floor(ms / KEY_QUOTA_READ_INTERVAL_MS) + 1);
     expect(keyReads.length).toBeLessThanOrEqual(
       Math.floor(ms / KEY_REFRESH_INTERVAL_MS) + Math.floor(ms / KEY_MISS_REREAD_INTERVAL_MS) + 3,
     );

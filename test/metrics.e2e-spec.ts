@@ -1,6 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { CATALOG_STATE_SAFETY_NET_MS } from '../src/catalog/catalog-state.provider';
+import { Database } from '../src/database/database';
 import { HttpMetrics } from '../src/metrics/http-metrics';
+import { KeyQuotaMetrics } from '../src/metrics/key-quota.metrics';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { freePort } from './support/free-port';
 import { eventually } from './support/timing';
@@ -169,6 +171,54 @@ describe('Prometheus metrics on METRICS_PORT', () => {
     const { body } = await scrape();
     expect(sample(body, 'api_keys_expiring_soon')).toBe(before + 1);
     expect(body).toMatch(/^api_keys_expiring_soon \d+$/m);
+  });
+
+  it("counts the usable keys at 80% and at 100% of their monthly quota, naming none, and keys:list's figures agree", async () => {
+    const metrics = t.app.get(KeyQuotaMetrics);
+    const gauges = async () => {
+      await metrics.refresh();
+      const { body } = await scrape();
+      return [
+        sample(body, 'api_keys_monthly_quota_nearly_used')!,
+        sample(body, 'api_keys_monthly_quota_used_up')!,
+      ];
+    };
+    const [nearlyBefore, usedUpBefore] = await gauges();
+    const firstDay = new Date().toISOString().slice(0, 10);
+    // [monthly quota, requests]: 80% counts, 60% does not, 100% counts in both, a disabled key in none.
+    const plan = { near: [5, 4], below: [5, 3], out: [3, 3], off: [1, 1] };
+    const keys: Record<string, { id: string; used: number }> = {};
+    for (const [name, [monthlyQuota, requests]] of Object.entries(plan)) {
+      const { key, summary } = await t.apiKeys.create({ name, rpm: 1_000, monthlyQuota });
+      for (let i = 0; i < requests; i++) {
+        await t.http().get('/v1/movies?limit=1').set('Authorization', `Bearer ${key}`).expect(200);
+      }
+      keys[name] = { id: summary.id, used: requests };
+    }
+    await t.apiKeys.setDisabled(keys.off.id, true);
+    // A block reserved ahead and not spent counts as used until it goes back (idle for 1 s).
+    const db = t.app.get(Database);
+    await eventually(
+      async () => {
+        const rows = await db.query<{ key: string; reserved: number }>(
+          'SELECT key, reserved::int AS reserved FROM quota_counters',
+        );
+        const reserved = new Map(rows.map((row) => [row.key, row.reserved]));
+        return Object.values(keys).every(({ id, used }) => reserved.get(`month:${id}`) === used);
+      },
+      5_000,
+      100,
+    );
+    expect(await gauges()).toEqual([nearlyBefore + 2, usedUpBefore + 1]);
+    expect((await scrape()).body).toMatch(/^api_keys_monthly_quota_used_up \d+$/m);
+
+    // The UTC day of the last request (the test may straddle midnight: either day it ran on).
+    const days = [firstDay, new Date().toISOString().slice(0, 10)];
+    const listed = new Map((await t.apiKeys.list()).map((key) => [key.id, key]));
+    for (const { id, used } of Object.values(keys)) {
+      expect(listed.get(id)!.month_used).toBe(used);
+      expect(days).toContain(listed.get(id)!.last_used_on);
+    }
   });
 
   it('the public port has no /metrics: it is an unmatched route there', async () => {

@@ -112,6 +112,8 @@ describe('Grafana dashboard', () => {
       'Event-loop lag',
       'TLS certificate expires in',
       'API keys expiring within 7 days',
+      'API keys at 80% or more of their monthly quota',
+      'API keys out of their monthly quota',
     ])
       expect(titles).toContain(wanted);
   });
@@ -132,6 +134,8 @@ describe('Alert rules', () => {
       'CatalogApiMonthlyQuotaExhaustion',
       'CatalogApiTlsCertificateExpiringSoon',
       'CatalogApiKeysExpiringSoon',
+      'CatalogApiKeysNearMonthlyQuota',
+      'CatalogApiKeysMonthlyQuotaUsedUp',
     ]);
     for (const rule of rules) {
       expect(['critical', 'warning']).toContain(rule.labels?.severity);

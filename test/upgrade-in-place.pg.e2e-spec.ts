@@ -62,4 +62,20 @@ describe("an upgrade in place from release 2.0.0's database (PostgreSQL)", () =>
     expect((await server.get('/v1/usage', { Authorization: `Bearer ${OLD_KEY}` })).status).toBe(200);
     expect((await server.get('/v1/usage', { Authorization: 'Bearer mov_live_unknown' })).status).toBe(401);
   });
+
+  it("records the release's key's use on its monthly counter, which had no such column", async () => {
+    const before = JSON.parse((await runCli(['keys:list', '--json'], env)).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(before.find((key) => key.id === OLD_KEY_ID)).toMatchObject({ month_used: 0, last_used_on: null });
+    server ??= await ServerProcess.start(await freePort(), { DATABASE_URL: env.DATABASE_URL });
+    expect((await server.get('/v1/movies?limit=1', { Authorization: `Bearer ${OLD_KEY}` })).status).toBe(200);
+    const after = JSON.parse((await runCli(['keys:list', '--json'], env)).stdout) as Array<
+      Record<string, unknown>
+    >;
+    expect(after.find((key) => key.id === OLD_KEY_ID)).toMatchObject({
+      month_used: 1,
+      last_used_on: new Date().toISOString().slice(0, 10),
+    });
+  });
 });

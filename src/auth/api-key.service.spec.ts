@@ -37,6 +37,8 @@ function mockRepository() {
     count: jest.fn<Promise<number>, []>(),
     update: jest.fn<Promise<{ affected?: number | null }>, [unknown, unknown]>(),
     manager: {
+      /** Statements sent outside a transaction (the listing's read of the monthly counters). */
+      query: jest.fn<Promise<unknown[]>, [string, unknown[]?]>(async () => []),
       /** Statements sent inside a transaction, with the writes before them. */
       inTransaction: [] as string[],
       transaction: jest.fn(async (work: (manager: unknown) => Promise<unknown>) =>
@@ -99,6 +101,8 @@ describe('ApiKeyService', () => {
         state: 'active',
         expires_at: null,
         rotating_until: null,
+        month_used: 0,
+        last_used_on: null,
       });
       expect(JSON.stringify(summary)).not.toContain(key.slice(13));
     });
@@ -146,9 +150,27 @@ describe('ApiKeyService', () => {
           state: 'disabled',
           expires_at: null,
           rotating_until: null,
+          month_used: 0,
+          last_used_on: null,
         },
       ]);
       expect(repo.find).toHaveBeenCalledWith({ order: { createdAt: 'ASC', id: 'ASC' } });
+    });
+
+    it("adds each key's count this month and its last use from the monthly counters, in one read", async () => {
+      const [used, unused] = ['0b7e3f4c-8f6a-4a53-9d55-2a1c3c1b9e01', '5d0c2a1e-3b4f-4c6d-8e9f-0a1b2c3d4e5f'];
+      repo.find.mockResolvedValue([storedKey(KEY), storedKey(`mov_live_${'u'.repeat(43)}`, { id: unused })]);
+      repo.manager.query.mockResolvedValueOnce([{ id: used, used: 1203, lastUsedOn: '2026-03-14' }]);
+      const listed = await service.list();
+      expect(listed.map((key) => [key.id, key.month_used, key.last_used_on])).toEqual([
+        [used, 1203, '2026-03-14'],
+        [unused, 0, null],
+      ]);
+      expect(repo.manager.query).toHaveBeenCalledTimes(1);
+      const [sql] = repo.manager.query.mock.calls[0];
+      expect(sql).toContain('FROM quota_counters');
+      expect(sql).toMatch(/WHEN expires_at > now\(\) THEN reserved ELSE 0/);
+      expect(sql).not.toMatch(/\b(INSERT|UPDATE|DELETE)\b/i);
     });
 
     it('counts through the repository', async () => {

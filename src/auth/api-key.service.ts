@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, Repository } from 'typeorm';
 import { announceChange } from '../database/change-feed';
 import type { KeyPolicy } from '../limits/key-policy';
+import { type MonthStanding, monthStandings } from '../limits/quota-standing';
 import { ApiKeyEntity } from './api-key.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
@@ -38,6 +39,13 @@ export interface ApiKeySummary {
   expires_at: string | null;
   /** While a rotation's previous secret still works: when it stops (ISO 8601 UTC); else null. */
   rotating_until: string | null;
+  /**
+   * Counted against `monthly_quota` in this UTC month, as the shared counter holds it (blocks running
+   * replicas reserved and have not spent yet count as used until they go back, 1 s once idle).
+   */
+  month_used: number;
+  /** The UTC day (YYYY-MM-DD) of the key's last counted request; null: none since it is recorded. */
+  last_used_on: string | null;
 }
 
 /** A stored key as the request path needs it: found by hash, never by the key itself. */
@@ -81,8 +89,11 @@ export class ApiKeyService {
     return { key, summary: summarize(saved) };
   }
 
+  /** Every key with its month: two reads, the keys then their monthly counters (no write). */
   async list(): Promise<ApiKeySummary[]> {
-    return (await this.keys.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map((key) => summarize(key));
+    const keys = await this.keys.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    const months = await monthStandings((sql, params) => this.keys.manager.query(sql, params));
+    return keys.map((key) => summarize(key, months.get(key.id)));
   }
 
   async count(): Promise<number> {
@@ -206,7 +217,11 @@ export function keyStateAt(
   return 'active';
 }
 
-function summarize(entity: ApiKeyEntity, now = Date.now()): ApiKeySummary {
+function summarize(
+  entity: ApiKeyEntity,
+  month: MonthStanding = { used: 0, lastUsedOn: null },
+  now = Date.now(),
+): ApiKeySummary {
   const state = stateOf(entity);
   const rotating = state.previousKeyEndsAt !== null && now < state.previousKeyEndsAt;
   return {
@@ -220,5 +235,7 @@ function summarize(entity: ApiKeyEntity, now = Date.now()): ApiKeySummary {
     state: keyStateAt(state, now),
     expires_at: entity.expiresAt?.toISOString() ?? null,
     rotating_until: rotating ? entity.previousKeyEndsAt!.toISOString() : null,
+    month_used: month.used,
+    last_used_on: month.lastUsedOn,
   };
 }

@@ -125,19 +125,29 @@ export class CreateKeyCommand extends CommandRunner {
   }
 }
 
+/** This month's count and its whole percent of the quota, rounded down (100% only when used up). */
+export function monthUse(key: Pick<ApiKeySummary, 'month_used' | 'monthly_quota'>): string {
+  return `${key.month_used} (${Math.floor((key.month_used * 100) / key.monthly_quota)}%)`;
+}
+
 const KEY_COLUMNS: TableColumn<ApiKeySummary>[] = [
   { header: 'ID', value: (key) => key.id },
   { header: 'NAME', value: (key) => key.name },
   { header: 'PREFIX', value: (key) => key.prefix },
   { header: 'RPM', value: (key) => key.rpm, alignRight: true },
   { header: 'MONTHLY QUOTA', value: (key) => key.monthly_quota, alignRight: true },
+  { header: 'THIS MONTH', value: monthUse, alignRight: true },
+  { header: 'LAST USED', value: (key) => key.last_used_on ?? '-' },
   { header: 'STATE', value: (key) => key.state },
   { header: 'EXPIRES', value: (key) => key.expires_at ?? 'never' },
   { header: 'OLD SECRET UNTIL', value: (key) => key.rotating_until ?? '-' },
   { header: 'CREATED', value: (key) => key.created_at },
 ];
 
-@Command({ name: 'keys:list', description: 'List API keys (never the complete key)' })
+@Command({
+  name: 'keys:list',
+  description: "List API keys (never the complete key), each with this month's use and its last day used",
+})
 export class ListKeysCommand extends CommandRunner {
   constructor(private readonly apiKeys: ApiKeyService) {
     super();

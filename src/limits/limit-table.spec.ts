@@ -39,9 +39,9 @@ describe('the limit table', () => {
     expect(MONTH.retryAfterSeconds(now)).toBe(16 * 86_400 + 13 * 3_600 + 39 * 60 + 30);
   });
 
-  it('keeps the minute in its own table (Redis when configured), the month in a durable one, and only the month is a quota', () => {
+  it('keeps the minute in its own table (Redis when configured), the month in a durable one that records the last use, and only the month is a quota', () => {
     expect(MINUTE.counters).toEqual({ table: 'rate_counters', redis: true });
-    expect(MONTH.counters).toEqual({ table: 'quota_counters', redis: false });
+    expect(MONTH.counters).toEqual({ table: 'quota_counters', redis: false, lastUse: true });
     expect([MINUTE.quota, MONTH.quota]).toEqual([false, true]);
   });
 

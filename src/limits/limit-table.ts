@@ -45,8 +45,10 @@ export interface LimitRow {
   /**
    * Where the replicas share the counters: a PostgreSQL table (created by a migration, one row per
    * key), and whether Redis holds them instead when REDIS_URL is set (PostgreSQL stays behind it).
+   * `lastUse`: the table has a `last_used_on` date that the statements writing a key's row anyway
+   * (a reservation, a return) set to the UTC day: the key's last use, for `keys:list`.
    */
-  readonly counters: { readonly table: string; readonly redis: boolean };
+  readonly counters: { readonly table: string; readonly redis: boolean; readonly lastUse?: boolean };
   /**
    * A quota is what a key consumes: `GET /v1/usage` and requests refused without being served are not
    * charged to it. A rate (the minute) counts every request, so a client retrying at once meets it.
@@ -80,7 +82,7 @@ export const LIMITS: LimitTable = [
     },
     refusal: 'MONTHLY_QUOTA_EXCEEDED',
     retryAfterSeconds: secondsUntilNextUtcMonth,
-    counters: { table: 'quota_counters', redis: false },
+    counters: { table: 'quota_counters', redis: false, lastUse: true },
     quota: true,
   },
 ];

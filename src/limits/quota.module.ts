@@ -17,7 +17,7 @@ import { requestOf } from '../common/http-context';
 
 /** A limit's shared counter: its PostgreSQL table, with Redis in front when the row allows it and REDIS_URL is set. */
 function counterStore(row: LimitRow, config: AppConfig, db: Database): AllowanceStore {
-  const table = new PostgresAllowanceStore(db, row.counters.table);
+  const table = new PostgresAllowanceStore(db, row.counters);
   return row.counters.redis && config.redisUrl ? new FailoverAllowanceStore(config.redisUrl, table) : table;
 }
 

@@ -21,6 +21,7 @@ import { HealthMetrics } from './health.metrics';
 import { LogPipelineMetrics } from './log-pipeline.metrics';
 import { HttpMetricsMiddleware } from './http-metrics.middleware';
 import { KeyLifecycleMetrics } from './key-lifecycle.metrics';
+import { KeyQuotaMetrics } from './key-quota.metrics';
 import { MetricsServer } from './metrics.server';
 import { ReadTargetMetrics } from './read-target.metrics';
 import { SearchAdmissionMetrics } from './search-admission.metrics';
@@ -63,6 +64,7 @@ export class MetricsModule implements NestModule {
         LogPipelineMetrics,
         ConnectionMetrics,
         KeyLifecycleMetrics,
+        KeyQuotaMetrics,
         MetricsServer,
       ],
     };
