@@ -1,7 +1,7 @@
 /**
  * The cached title lookup of several compiled checkouts A/B, finely interleaved beside a bare NestJS
  * endpoint: a shared machine's load moves within seconds, so only per-round ratios compare.
- * Options (`--node`, `--routes`, `--floors`): bench/README.md. Report: bench/out/ab-lookup-<timestamp>.json.
+ * Options (`--node`, `--routes`, `--floors`, `--server-cpus`): bench/README.md. Report: bench/out/ab-lookup-<timestamp>.json.
  *
  *   npx tsc -p bench/tsconfig.admission.json --outDir <dir>/bench/out    (per checkout or variant)
  *   BENCH_DATABASE_URL=… npx ts-node --transpile-only bench/ab-lookup.ts [--node PATH] \
@@ -28,6 +28,7 @@ const { values, positionals } = parseArgs({
     'base-port': { type: 'string', default: '4301' },
     routes: { type: 'string', default: 'lookup' },
     floors: { type: 'string', default: '' },
+    'server-cpus': { type: 'string', default: '' },
   },
 });
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/adm_bench';
@@ -55,8 +56,10 @@ interface Sample {
 
 function start(label: string, checkout: string, mode: ServerMode, port: number): Promise<Target> {
   const child = fork(join(checkout, 'bench/out/bench/admission-server.js'), [mode, String(port)], {
-    execPath: values.node,
-    execArgv: [],
+    // `--server-cpus 1`: every server on those CPUs (`taskset -c`), the load generator left the rest.
+    ...(values['server-cpus']
+      ? { execPath: 'taskset', execArgv: ['-c', values['server-cpus'], values.node!] }
+      : { execPath: values.node, execArgv: [] }),
     env: { ...process.env, DATABASE_URL, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
