@@ -1,5 +1,5 @@
-import type { Server } from 'node:http';
-import { request as httpRequest } from 'node:http';
+import { IncomingMessage, type Server, ServerResponse, request as httpRequest } from 'node:http';
+import type { Express } from 'express';
 import type { AddressInfo } from 'node:net';
 import { FIXTURE_TITLES } from './support/catalog-fixture';
 import { type TestApp, createTestApp } from './support/test-app';
@@ -77,6 +77,22 @@ describe('FAST_ANSWERS on and off', () => {
     }
     return answers.map(comparable);
   }
+
+  /** The request class the server makes its requests of (Node keeps it under a symbol of that name). */
+  function requestClassOf(t: TestApp): unknown {
+    const server = t.app.getHttpServer() as Server;
+    const symbol = Object.getOwnPropertySymbols(server).find((s) => s.description === 'IncomingMessage');
+    return symbol === undefined ? undefined : (server as unknown as Record<symbol, unknown>)[symbol];
+  }
+
+  it("turns the bends off: Nest's own server and Node's own header methods", () => {
+    const responseOf = (t: TestApp) => (t.app.getHttpAdapter().getInstance() as Express).response;
+    expect(Object.prototype.hasOwnProperty.call(responseOf(fast), 'setHeader')).toBe(true);
+    expect(Object.prototype.hasOwnProperty.call(responseOf(stock), 'setHeader')).toBe(false);
+    expect(responseOf(stock).setHeader).toBe(ServerResponse.prototype.setHeader);
+    expect(requestClassOf(fast)).not.toBe(IncomingMessage);
+    expect(requestClassOf(stock)).toBe(IncomingMessage);
+  });
 
   it.each([
     ['a lookup', '/v1/titles/tt0111161'],
