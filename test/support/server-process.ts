@@ -134,6 +134,40 @@ export class ServerProcess {
     });
   }
 
+  /**
+   * A full garbage collection in the server, so the heap then holds only what the server keeps:
+   * SIGUSR1 opens Node's inspector on the port the server was given with `--inspect-port` (in
+   * NODE_OPTIONS: no flag of the image changes), and a plain Node process asks it for
+   * `HeapProfiler.collectGarbage`.
+   */
+  async collectGarbage(inspectPort: number): Promise<void> {
+    this.child.kill('SIGUSR1');
+    const script = `
+      const deadline = Date.now() + 20000;
+      (async () => {
+        let url;
+        while (!url) {
+          try {
+            url = (await (await fetch('http://127.0.0.1:${inspectPort}/json/list')).json())[0].webSocketDebuggerUrl;
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+        const socket = new WebSocket(url);
+        socket.onopen = () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
+        socket.onmessage = (event) => {
+          if (JSON.parse(event.data).id === 1) { socket.close(); process.exit(0); }
+        };
+        socket.onerror = () => process.exit(2);
+      })().catch((error) => { console.error(error.message); process.exit(1); });`;
+    const asker = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    asker.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => asker.once('exit', resolve));
+    if (code !== 0) throw new Error(`no garbage collection through the inspector (exit ${code}): ${errors}`);
+  }
+
   /** Sends `signal` and resolves with the exit; kills it outright after `withinMs`. */
   async stop(signal: NodeJS.Signals = 'SIGTERM', withinMs = 30_000) {
     if (this.alive) this.child.kill(signal);
