@@ -31,6 +31,21 @@ const target = (expr, legendFormat, refId) => ({
   refId,
 });
 
+/** A count of API keys as one stat: green at 0, `alarmColor` from 1 key on. */
+function keyCountStat(title, description, query, alarmColor) {
+  return panel(title, description, [[query, 'keys']], {
+    kind: 'stat',
+    min: 0,
+    thresholds: {
+      mode: 'absolute',
+      steps: [
+        { color: 'green', value: null },
+        { color: alarmColor, value: 1 },
+      ],
+    },
+  });
+}
+
 /**
  * A panel: `exprs` is a list of [expression, legend]; `unit` a Grafana unit; `kind` 'timeseries' or
  * 'stat'; `stack` stacks the series; `thresholds` colours a stat.
@@ -334,53 +349,23 @@ const ROWS = [
   {
     title: 'API keys',
     panels: [
-      panel(
+      keyCountStat(
         'API keys expiring within 7 days',
         'Enabled API keys whose expiry is within 7 days (every process reports the same count; keys:list names them; the CatalogApiKeysExpiringSoon alert fires above 0).',
-        [[`max(api_keys_expiring_soon${sel()})`, 'keys']],
-        {
-          kind: 'stat',
-          min: 0,
-          thresholds: {
-            mode: 'absolute',
-            steps: [
-              { color: 'green', value: null },
-              { color: 'orange', value: 1 },
-            ],
-          },
-        },
+        `max(api_keys_expiring_soon${sel()})`,
+        'orange',
       ),
-      panel(
+      keyCountStat(
         'API keys at 80% or more of their monthly quota',
         'Enabled, unexpired API keys that have used at least 80% of their monthly quota this UTC month, those at 100% included (each process counts them every 30 s; keys:list shows which; the CatalogApiKeysNearMonthlyQuota alert fires while some are between 80% and 100%).',
-        [[`max(api_keys_monthly_quota_nearly_used${sel()})`, 'keys']],
-        {
-          kind: 'stat',
-          min: 0,
-          thresholds: {
-            mode: 'absolute',
-            steps: [
-              { color: 'green', value: null },
-              { color: 'orange', value: 1 },
-            ],
-          },
-        },
+        `max(api_keys_monthly_quota_nearly_used${sel()})`,
+        'orange',
       ),
-      panel(
+      keyCountStat(
         'API keys out of their monthly quota',
         'Enabled, unexpired API keys that have used all of their monthly quota this UTC month: refused 429 MONTHLY_QUOTA_EXCEEDED until the next month (the CatalogApiKeysMonthlyQuotaUsedUp alert fires above 0).',
-        [[`max(api_keys_monthly_quota_used_up${sel()})`, 'keys']],
-        {
-          kind: 'stat',
-          min: 0,
-          thresholds: {
-            mode: 'absolute',
-            steps: [
-              { color: 'green', value: null },
-              { color: 'red', value: 1 },
-            ],
-          },
-        },
+        `max(api_keys_monthly_quota_used_up${sel()})`,
+        'red',
       ),
     ],
   },
