@@ -44,6 +44,22 @@ describe('RouteMetadata', () => {
     expect(cached.getAllAndOverride(ROLE, [BareController.prototype.plain, BareController])).toBeUndefined();
   });
 
+  it('keeps string and symbol keys apart, a key built per ask and `__proto__` included', () => {
+    const SYMBOL = Symbol(ROLE);
+    const withBoth = { handler: () => undefined };
+    SetMetadata(SYMBOL, 'by symbol')(withBoth, 'handler', { value: withBoth.handler });
+    SetMetadata(ROLE, 'by name')(withBoth, 'handler', { value: withBoth.handler });
+    SetMetadata('__proto__', 'odd name')(withBoth, 'handler', { value: withBoth.handler });
+    const pair = [withBoth.handler, BareController];
+    const cached = new RouteMetadata();
+    for (let ask = 0; ask < 2; ask++) {
+      expect(cached.getAllAndOverride(SYMBOL, pair)).toBe('by symbol');
+      expect(cached.getAllAndOverride(['test', 'role'].join(':'), pair)).toBe('by name');
+      expect(cached.getAllAndOverride('__proto__', pair)).toBe('odd name');
+      expect(cached.getAllAndOverride('toString', pair)).toBeUndefined();
+    }
+  });
+
   it('reads the metadata of a (handler, controller) pair once per key', () => {
     const cached = new RouteMetadata();
     const reads = jest.spyOn(Reflector.prototype, 'getAllAndOverride');

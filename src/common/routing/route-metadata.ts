@@ -6,6 +6,13 @@ type Target = Type<unknown> | ((...args: never[]) => unknown);
 /** Held for a key the route does not set (most of them): one map read per ask, not two. */
 const NO_ANSWER = Symbol('noAnswer');
 
+/** One handler's answers: string keys in a dictionary object, any other key in a map. */
+interface HandlerAnswers {
+  controller: object;
+  byName: Record<string, unknown>;
+  byKey: Map<unknown, unknown>;
+}
+
 /**
  * Reflector memoizing `getAllAndOverride` per handler: metadata never changes after definition, and
  * the guards' lookups cost about a tenth of a lookup's CPU (Node 24).
@@ -13,7 +20,7 @@ const NO_ANSWER = Symbol('noAnswer');
 @Injectable()
 export class RouteMetadata extends Reflector {
   /** Per handler, the controller it was first asked with and the answers by metadata key. */
-  private readonly answers = new Map<object, { controller: object; byKey: Map<unknown, unknown> }>();
+  private readonly answers = new Map<object, HandlerAnswers>();
 
   override getAllAndOverride<TParam = unknown, TTransformed = TParam>(
     decorator: ReflectableDecorator<TParam, TTransformed>,
@@ -25,15 +32,24 @@ export class RouteMetadata extends Reflector {
   ): TResult;
   override getAllAndOverride(metadataKey: unknown, targets: Target[]): unknown {
     if (targets.length !== 2) return super.getAllAndOverride(metadataKey, targets);
-    const [handler, controller] = targets;
+    const handler = targets[0];
+    const controller = targets[1];
     let entry = this.answers.get(handler);
-    if (!entry) this.answers.set(handler, (entry = { controller, byKey: new Map() }));
+    if (!entry) {
+      entry = { controller, byName: Object.create(null) as Record<string, unknown>, byKey: new Map() };
+      this.answers.set(handler, entry);
+    }
     // A handler inherited by a second controller may answer differently there: asked each time.
     else if (entry.controller !== controller) return super.getAllAndOverride(metadataKey, targets);
-    const held = entry.byKey.get(metadataKey);
+    // @nestjs/throttler asks with keys it concatenates per request (`THROTTLER:LIMIT` + a name): a Map
+    // hashes each new string in V8's runtime (~190 ns), a dictionary object looks it up in ~70 ns.
+    const named = typeof metadataKey === 'string';
+    const held = named ? entry.byName[metadataKey] : entry.byKey.get(metadataKey);
     if (held !== undefined) return held === NO_ANSWER ? undefined : held;
     const answer: unknown = super.getAllAndOverride(metadataKey, targets);
-    entry.byKey.set(metadataKey, answer === undefined ? NO_ANSWER : answer);
+    const kept = answer === undefined ? NO_ANSWER : answer;
+    if (named) entry.byName[metadataKey] = kept;
+    else entry.byKey.set(metadataKey, kept);
     return answer;
   }
 }
