@@ -96,8 +96,12 @@ describe('CatalogStateProvider', () => {
     expect((await first).state.catalogVersion).toBe('v1');
     jest.advanceTimersByTime(CATALOG_STATE_MAX_AGE_MS - 1);
     expect((await provider.current()).state.catalogVersion).toBe('v1');
+    expect(provider.trusted()?.state.catalogVersion).toBe('v1');
     expect(repository.read).toHaveBeenCalledTimes(1);
     jest.advanceTimersByTime(1);
+    // trusted() answers exactly when current() needs no read.
+    expect(provider.trusted()).toBeUndefined();
+    expect(repository.read).toHaveBeenCalledTimes(1);
     const later = provider.current();
     expect(repository.read).toHaveBeenCalledTimes(2);
     pending[1].resolve(row('v2'));
@@ -113,6 +117,7 @@ describe('CatalogStateProvider', () => {
     const failing = provider.fresh();
     pending[1].reject(new Error('connection refused'));
     await expect(failing).rejects.toThrow('connection refused');
+    expect(provider.trusted()).toBeUndefined();
     const next = provider.current();
     expect(repository.read).toHaveBeenCalledTimes(3);
     pending[2].reject(new Error('connection refused'));

@@ -45,11 +45,14 @@ describe('CatalogService title lookups', () => {
   let admitted: number;
   /** What the search statements report having read; `undefined`: the live version. */
   let searchVersion: string | null | undefined;
+  /** What the state provider answers without a read (`trusted()`); none: every hit waits for a read. */
+  let trustedReading: { state: { catalogVersion: string; loadVersion: string }; sentAt: number } | undefined;
   let caches: CatalogCaches;
   let service: CatalogService;
 
   beforeEach(() => {
     live = { version: 'v1', titles: new Map([['tt1', 'One']]) };
+    trustedReading = undefined;
     titleQueries = 0;
     stateReads = 0;
     searchQueries = 0;
@@ -76,7 +79,11 @@ describe('CatalogService title lookups', () => {
       stateReads++;
       return { state: { catalogVersion: live.version, loadVersion: live.version }, sentAt: Date.now() };
     };
-    const state = { current: read, noteDemand: () => undefined } as unknown as CatalogStateProvider;
+    const state = {
+      current: read,
+      trusted: () => trustedReading,
+      noteDemand: () => undefined,
+    } as unknown as CatalogStateProvider;
     const search = {
       search: async (query: { key: string }) => {
         searchQueries++;
@@ -109,6 +116,22 @@ describe('CatalogService title lookups', () => {
     expect([titleQueries, stateReads]).toEqual([2, 0]);
     expect(await title(service.getByImdbId('tt1'))).toMatchObject({ version: 'v1', value: { title: 'One' } });
     expect([titleQueries, stateReads]).toEqual([2, 1]);
+  });
+
+  it("serves a kept title on the provider's trusted reading without waiting for a read, and not past it", async () => {
+    await service.getByImdbId('tt1');
+    await service.getByImdbId('tt1');
+    trustedReading = { state: { catalogVersion: 'v1', loadVersion: 'v1' }, sentAt: Date.now() };
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({ version: 'v1', value: { title: 'One' } });
+    expect([titleQueries, stateReads]).toEqual([2, 0]);
+    // A newer trusted reading names another version: the cache moves to it and the title is read again.
+    live = { version: 'v2', titles: new Map([['tt1', 'One, remastered']]) };
+    trustedReading = { state: { catalogVersion: 'v2', loadVersion: 'v2' }, sentAt: Date.now() };
+    expect(await title(service.getByImdbId('tt1'))).toMatchObject({
+      version: 'v2',
+      value: { title: 'One, remastered' },
+    });
+    expect(titleQueries).toBe(3);
   });
 
   it('remembers an unknown id as not found', async () => {

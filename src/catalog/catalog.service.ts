@@ -98,7 +98,8 @@ export class CatalogService {
       cache.noteMiss();
       return undefined;
     }
-    cache.useVersion((await this.state.current()).state.loadVersion);
+    const reading = this.state.trusted() ?? (await this.state.current());
+    cache.useVersion(reading.state.loadVersion);
     return cache.lookup(key);
   }
 
