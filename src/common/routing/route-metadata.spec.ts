@@ -66,9 +66,25 @@ describe('RouteMetadata', () => {
     try {
       for (let ask = 0; ask < 3; ask++) {
         cached.getAllAndOverride(ROLE, targets(BaseController, 'marked'));
-        cached.getAllAndOverride('another key', targets(BaseController, 'marked'));
+        // As long as ROLE, so possibly set: read once, then held.
+        cached.getAllAndOverride(ROLE.toUpperCase(), targets(BaseController, 'marked'));
       }
       expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('answers a string key as long as no key set on the pair without reading: none is set', () => {
+    const cached = new RouteMetadata();
+    const reads = jest.spyOn(Reflector.prototype, 'getAllAndOverride');
+    try {
+      const pair = targets(DerivedController, 'marked');
+      for (let ask = 0; ask < 3; ask++) {
+        expect(cached.getAllAndOverride(`THROTTLER:LIMIT${'minute'}`, pair)).toBeUndefined();
+        expect(cached.getAllAndOverride(ROLE, pair)).toBe('handler');
+      }
+      expect(reads).toHaveBeenCalledTimes(1);
     } finally {
       reads.mockRestore();
     }
