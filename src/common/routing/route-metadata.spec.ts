@@ -50,6 +50,8 @@ describe('RouteMetadata', () => {
     SetMetadata(SYMBOL, 'by symbol')(withBoth, 'handler', { value: withBoth.handler });
     SetMetadata(ROLE, 'by name')(withBoth, 'handler', { value: withBoth.handler });
     SetMetadata('__proto__', 'odd name')(withBoth, 'handler', { value: withBoth.handler });
+    // As long as `toString`, so that name is looked up, not ruled out by its length.
+    SetMetadata('eightish', 'eight')(withBoth, 'handler', { value: withBoth.handler });
     const pair = [withBoth.handler, BareController];
     const cached = new RouteMetadata();
     for (let ask = 0; ask < 2; ask++) {
@@ -57,6 +59,7 @@ describe('RouteMetadata', () => {
       expect(cached.getAllAndOverride(['test', 'role'].join(':'), pair)).toBe('by name');
       expect(cached.getAllAndOverride('__proto__', pair)).toBe('odd name');
       expect(cached.getAllAndOverride('toString', pair)).toBeUndefined();
+      expect(cached.getAllAndOverride('eightish', pair)).toBe('eight');
     }
   });
 
