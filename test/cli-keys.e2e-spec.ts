@@ -31,10 +31,16 @@ describe('keys CLI', () => {
     expect(stderr).toMatch(/^error: /);
   };
 
-  it('creates, lists, disables and enables keys that the service then honours', async () => {
+  /** The key the first test creates, the next disables, enables and uses once, the last lists. */
+  let usedKey: { id: string; key: string } | undefined;
+
+  // One test per few CLI starts: each opens the database, seconds on the embedded one.
+  it('migrates the database', async () => {
     const migrate = await runCli(['db:migrate'], env);
     expect(migrate).toMatchObject({ code: 0 });
+  });
 
+  it('creates and lists keys', async () => {
     const created = await runCli(
       ['keys:create', '--name', 'partner', '--rpm', '5', '--monthly-quota', '100', '--json'],
       env,
@@ -67,6 +73,12 @@ describe('keys CLI', () => {
       },
     ]);
 
+    usedKey = key;
+  });
+
+  it('disables and enables a key, and the service then honours it', async () => {
+    expect(usedKey).toBeDefined();
+    const key = usedKey!;
     expect((await runCli(['keys:disable', key.id], env)).code).toBe(0);
     let app: TestApp = await createTestApp({}, database);
     try {
@@ -84,11 +96,13 @@ describe('keys CLI', () => {
     } finally {
       await app.close();
     }
+  });
 
-    // The request counted in the key's month: the listing shows it against the quota, and the day.
+  it("lists the request the key made against its month's quota, with the day", async () => {
+    expect(usedKey).toBeDefined();
     const today = new Date().toISOString().slice(0, 10);
     const [used] = JSON.parse((await runCli(['keys:list', '--json'], env)).stdout);
-    expect(used).toMatchObject({ month_used: 1, last_used_on: today });
+    expect(used).toMatchObject({ id: usedKey?.id, month_used: 1, last_used_on: today });
     const table = (await runCli(['keys:list'], env)).stdout.trimEnd().split('\n');
     expect(table[0]).toMatch(/^ID +NAME +PREFIX +RPM +MONTHLY QUOTA +THIS MONTH +LAST USED +STATE +/);
     expect(table[1]).toMatch(new RegExp(` 100 +1 \\(1%\\)  ${today}  active `));
