@@ -1,5 +1,6 @@
 import {
   ASSUMED_SEARCH_DURATION_MS,
+  DURATION_WINDOW,
   MAX_SEARCH_ANSWER_MS,
   SearchAdmission,
   type SearchDone,
@@ -137,6 +138,27 @@ describe('SearchAdmission', () => {
     await measure(admission, 300);
     for (let i = 0; i < 5; i++) await measure(admission, 5);
     expect(ask(admission, 64).refusals).toEqual([]);
+  });
+
+  it('weighs one slow search as one of the last DURATION_WINDOW, so a burst after it is served', async () => {
+    const admission = admissionOf(4);
+    for (let i = 0; i < DURATION_WINDOW; i++) await measure(admission, 20);
+    await measure(admission, 500);
+    // (15 × 20 + 500) / 16 = 50 ms: 4 start, and the k-th waiting one fits while k × 50 / 4 + 50 ≤ 1000.
+    const fit = 4 + Math.floor(((MAX_SEARCH_ANSWER_MS - 50) * 4) / 50);
+    expect(fit).toBeGreaterThan(64);
+    expect(ask(admission, fit).refusals).toEqual([]);
+    expect(ask(admission, 1).refusals).toEqual([REFUSAL]);
+  });
+
+  it('forgets durations older than the window', async () => {
+    const admission = admissionOf(4);
+    for (let i = 0; i < DURATION_WINDOW; i++) await measure(admission, 400);
+    for (let i = 0; i < DURATION_WINDOW; i++) await measure(admission, 10);
+    // Only the quick ones count now: as many fit as on 10 ms from the start.
+    const fit = 4 + Math.floor(((MAX_SEARCH_ANSWER_MS - 10) * 4) / 10);
+    expect(ask(admission, fit).refusals).toEqual([]);
+    expect(ask(admission, 1).refusals).toEqual([REFUSAL]);
   });
 
   it('starts a waiting search whose turn comes within the bound, however slow the search ahead', async () => {

@@ -10,11 +10,12 @@ export const MAX_SEARCH_ANSWER_MS = 1_000;
 /** The duration assumed until a search has finished here: small, so a fresh replica's burst is served. */
 export const ASSUMED_SEARCH_DURATION_MS = 10;
 /**
- * A slow search raises the average fast, quick ones lower it a little slower: one cold statement at a
- * replica's start must not leave a burst of quick searches refused for dozens of answers.
+ * The duration the estimate uses is the mean of the last this many searches' durations: the mean is
+ * what a queue drains at, and a window of equals lets one slow statement move it by a sixteenth. An
+ * average weighted towards slow searches (half of each slower one) made a loaded replica's burst look
+ * twice as slow as it was, and refused searches whose turn would have come within half a second.
  */
-const SLOWER_WEIGHT = 0.5;
-const FASTER_WEIGHT = 0.3;
+export const DURATION_WINDOW = 16;
 /** At most one warning per this long counts the searches refused. */
 export const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
@@ -47,8 +48,10 @@ export class SearchAdmission {
   private readonly clock: () => number;
   private running = 0;
   private readonly waiting: WaitingSearch[] = [];
+  /** The last `DURATION_WINDOW` durations, oldest overwritten first; `averageDurationMs` is their mean. */
+  private readonly durations: number[] = [];
+  private nextDuration = 0;
   private averageDurationMs = ASSUMED_SEARCH_DURATION_MS;
-  private durationMeasured = false;
   private refusedSinceLog = 0;
   private lastLogAt = Number.NEGATIVE_INFINITY;
   private refusedTotal = 0;
@@ -106,19 +109,21 @@ export class SearchAdmission {
       if (finished) return;
       finished = true;
       this.running--;
-      const duration = this.clock() - startedAt;
-      this.averageDurationMs = this.durationMeasured
-        ? this.averageDurationMs +
-          (duration > this.averageDurationMs ? SLOWER_WEIGHT : FASTER_WEIGHT) *
-            (duration - this.averageDurationMs)
-        : duration;
-      this.durationMeasured = true;
+      this.recordDuration(this.clock() - startedAt);
       this.refuseOverdue();
       while (this.waiting.length > 0 && this.running < this.concurrency) {
         this.waiting.shift()!.start(this.start());
       }
       this.timeHead();
     };
+  }
+
+  private recordDuration(duration: number): void {
+    this.durations[this.nextDuration] = duration;
+    this.nextDuration = (this.nextDuration + 1) % DURATION_WINDOW;
+    let total = 0;
+    for (const each of this.durations) total += each;
+    this.averageDurationMs = total / this.durations.length;
   }
 
   /** Refuses the waiting searches that could not start within the bound (the oldest first). */
