@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A/B of bench/search-overload.ts against built dists, alternating round by round, each
 # round on a fresh server over a full-scale catalog. Build each variant (npm run build) and copy its
-# dist/ to bench/out/dist-<variant> (inside the repository, so node_modules resolves), then:
+# dist/ to bench/out/dist-<variant> (inside the repository, so node_modules resolves), and
+# package.json to bench/out/ (a dist's Node floor check reads ../package.json), then:
 #   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_1m3 BENCH_KEY=mov_live_… \
 #     VARIANTS="main floor2" ROUNDS=7 bash bench/search-overload-ab.sh
 # Each round: a 10 s warm-up, then CYCLES (default 2) × alone, beside, beside, alone phases of
